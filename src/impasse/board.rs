@@ -111,7 +111,7 @@ impl Square {
 
     /// The dark square at 0-based `file` and `rank`; `None` for a light or off-board square.
     pub const fn from_file_rank(file: u8, rank: u8) -> Option<Square> {
-        if file < 8 && rank < 8 && (file + rank) % 2 == 0 {
+        if file < 8 && rank < 8 && (file + rank).is_multiple_of(2) {
             Some(Square(4 * rank + file / 2))
         } else {
             None
@@ -124,8 +124,9 @@ impl Square {
         if bytes.len() != 2 || !(b'a'..=b'h').contains(&bytes[0]) || !(b'1'..=b'8').contains(&bytes[1]) {
             return Err(format!("'{text}' is not a square (expected a1..h8)"));
         }
-        Square::from_file_rank(bytes[0] - b'a', bytes[1] - b'1')
-            .ok_or_else(|| format!("'{text}' is a light square; only dark squares (a1, c1, b2, ...) are used"))
+        Square::from_file_rank(bytes[0] - b'a', bytes[1] - b'1').ok_or_else(|| {
+            format!("'{text}' is a light square; only dark squares (a1, c1, b2, ...) are used")
+        })
     }
 
     /// The index 0..32.

@@ -170,7 +170,8 @@ fn count_moves_for<const WHITE: bool>(pos: &Position) -> u64 {
         a = shift(a, b1) & empty;
         b = shift(b, b2) & empty;
     }
-    let transposes = (shift(doubles, b1) & singles).count_ones() + (shift(doubles, b2) & singles).count_ones();
+    let transposes =
+        (shift(doubles, b1) & singles).count_ones() + (shift(doubles, b2) & singles).count_ones();
     // A far double that transposes leaves a single on the far row; the other single became a double.
     let far_doubles = doubles & far;
     let far_transposes =

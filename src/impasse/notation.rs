@@ -51,7 +51,8 @@ impl fmt::Display for FenError {
         match self {
             FenError::Empty => write!(f, "empty FEN"),
             FenError::FieldCount(n) => {
-                write!(f, "FEN has {n} fields; expected 2: the board and the side to move (w or b)")
+                let plural = if *n == 1 { "" } else { "s" };
+                write!(f, "FEN has {n} field{plural}; expected 2: the board and the side to move (w or b)")
             }
             FenError::RankCount(n) => write!(f, "FEN board has {n} ranks; expected 8 separated by '/'"),
             FenError::BadChar { rank, ch } => {
@@ -231,7 +232,7 @@ impl std::error::Error for MoveError {}
 pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     let text = text.trim();
     let syntax = |reason: String| MoveError::Syntax { text: text.to_string(), reason };
-    if text.is_empty() || text.len() > 6 || text.len() % 2 != 0 || !text.is_ascii() {
+    if text.is_empty() || text.len() > 6 || !text.len().is_multiple_of(2) || !text.is_ascii() {
         return Err(syntax("expected 1 to 3 squares with no separator, like d2f4, b6 or a7b8d2".into()));
     }
     for i in (0..text.len()).step_by(2) {

@@ -46,9 +46,9 @@ fn keys_of(colour: usize, kind: usize, changed: u32) -> u64 {
 /// The hash of `pos` computed from every piece (the definition).
 pub fn hash_from_scratch(pos: &Position) -> u64 {
     let side = if pos.side_to_move() == Color::Black { BLACK_TO_MOVE } else { 0 };
-    [Color::White, Color::Black].into_iter().fold(side, |h, c| {
-        h ^ keys_of(c.index(), 0, pos.singles(c)) ^ keys_of(c.index(), 1, pos.doubles(c))
-    })
+    [Color::White, Color::Black]
+        .into_iter()
+        .fold(side, |h, c| h ^ keys_of(c.index(), 0, pos.singles(c)) ^ keys_of(c.index(), 1, pos.doubles(c)))
 }
 
 /// `hash_from_scratch(a) ^ hash_from_scratch(b)`, computed from the squares that differ.
@@ -56,6 +56,7 @@ pub fn hash_from_scratch(pos: &Position) -> u64 {
 pub fn difference(a: &Position, b: &Position) -> u64 {
     let side = if a.side_to_move() != b.side_to_move() { BLACK_TO_MOVE } else { 0 };
     [Color::White, Color::Black].into_iter().fold(side, |h, c| {
-        h ^ keys_of(c.index(), 0, a.singles(c) ^ b.singles(c)) ^ keys_of(c.index(), 1, a.doubles(c) ^ b.doubles(c))
+        h ^ keys_of(c.index(), 0, a.singles(c) ^ b.singles(c))
+            ^ keys_of(c.index(), 1, a.doubles(c) ^ b.doubles(c))
     })
 }

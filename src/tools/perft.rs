@@ -25,8 +25,11 @@ pub fn perft_parallel(pos: &Position, depth: u32) -> u64 {
 
 /// Perft below each root move, sorted by move text (the `divide` command).
 pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    let mut rows: Vec<(Move, u64)> =
-        pos.legal_moves().iter().map(|&mv| (mv, perft(&pos.make_move(mv), depth.saturating_sub(1)))).collect();
+    let mut rows: Vec<(Move, u64)> = pos
+        .legal_moves()
+        .iter()
+        .map(|&mv| (mv, perft(&pos.make_move(mv), depth.saturating_sub(1))))
+        .collect();
     rows.sort_by_cached_key(|(mv, _)| mv.to_string());
     rows
 }

@@ -1,0 +1,75 @@
+//! Helpers shared by the test targets: a seeded generator and random games.
+//!
+//! Each test target includes this module with `mod common;` and uses part of it, so unused-item
+//! warnings are silenced here rather than in every target.
+#![allow(dead_code)]
+
+use steere::impasse::Position;
+
+/// SplitMix64: a tiny seeded generator, enough to pick random moves reproducibly.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (n > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+}
+
+/// Plays uniformly random moves from `start` until the game ends; returns every position of the
+/// game, `start` first and the finished position last.
+pub fn random_game(start: Position, rng: &mut Rng) -> Vec<Position> {
+    let mut game = vec![start];
+    let mut pos = start;
+    while !pos.is_game_over() {
+        let moves = pos.legal_moves();
+        pos = pos.make_move(moves[rng.below(moves.len())]);
+        game.push(pos);
+        assert!(game.len() <= 2_000, "a game that does not end: {}", pos.to_fen());
+    }
+    game
+}
+
+/// The path of a file in the project, for tests that read `positions/`.
+pub fn project_file(relative: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
+}
+
+/// One line of `positions/perft.epd`: the FEN and the (depth, nodes) pairs.
+pub struct PerftEntry {
+    /// The position.
+    pub fen: String,
+    /// Expected perft counts, by depth.
+    pub counts: Vec<(u32, u64)>,
+}
+
+/// Reads `positions/perft.epd` (`FEN ;D1 n ;D2 n ...`, `#` comments and blank lines skipped).
+pub fn perft_suite() -> Vec<PerftEntry> {
+    let path = project_file("positions/perft.epd");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let mut fields = line.split(';');
+            let fen = fields.next().unwrap().trim().to_string();
+            let counts = fields
+                .map(|op| {
+                    let (depth, nodes) = op.trim().split_once(' ').expect("`Dn count`");
+                    let depth = depth.strip_prefix('D').expect("depth as Dn").parse().unwrap();
+                    (depth, nodes.trim().parse().unwrap())
+                })
+                .collect();
+            PerftEntry { fen, counts }
+        })
+        .collect()
+}
