@@ -2,7 +2,13 @@
 //!
 //! The crate is built as separate rooms through which data flows one way:
 //! - [`impasse`]: the rules (position, moves, notation, hashing), depending on nothing else;
-//! - [`tools`]: command-line jobs such as perft, built on the rules.
+//! - [`game`]: the `Game` trait, all the search knows about a game, implemented by Impasse;
+//! - [`search`]: parallel iterative-deepening alpha-beta over any `Game`;
+//! - [`tools`]: command-line jobs such as perft and bench, built on the rules and the search.
+//! - [`protocol`]: the UCI/UGI text protocol and the CodinGame adapter, text in and text out.
 
+pub mod game;
 pub mod impasse;
+pub mod protocol;
+pub mod search;
 pub mod tools;

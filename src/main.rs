@@ -2,17 +2,27 @@
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+use std::time::Duration;
 use steere::impasse::{Position, START_FEN};
-use steere::tools::perft;
+use steere::search::Limits;
+use steere::tools::{analyse, bench, perft};
 
 /// steere: an engine for Mark Steere's Impasse.
 ///
 /// Positions are given as FEN (see README.md), moves in CodinGame notation (d2f4, b6, a7b8d2).
 #[derive(Parser)]
-#[command(name = "steere", version, about, long_about = None)]
+#[command(
+    name = "steere",
+    version,
+    about,
+    long_about = None,
+    after_help = "With no command, steere speaks the UCI/UGI text protocol on stdin/stdout (docs/protocol.md)."
+)]
 struct Cli {
+    /// With no subcommand, steere speaks the UCI/UGI text protocol on stdin and stdout (see
+    /// docs/protocol.md): the way GUIs and match runners drive it.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand)]
@@ -50,14 +60,145 @@ enum Command {
         #[arg(short, long, default_value = START_FEN)]
         fen: String,
     },
+    /// Search a position and print the best move.
+    ///
+    /// Iterative deepening prints one line per completed depth:
+    /// `depth D seldepth S score SCORE nodes N nps X time MS hashfull H pv MOVES...`,
+    /// then `bestmove M ponder R`. SCORE is `cp X` for an estimate in hundredths of a checker
+    /// (positive: good for the side to move), or an exact result counted in plies (moves of
+    /// either side): `win 5` means the side to move wins by its third move, `loss 4` that the
+    /// opponent wins by his second move whatever the side to move does.
+    /// At most one of --depth, --movetime, --nodes; with none, the search thinks 3 seconds.
+    /// Example: steere analyse --depth 10 --threads 2
+    #[command(group(clap::ArgGroup::new("limit").args(["depth", "movetime", "nodes"])))]
+    Analyse {
+        /// Position to search (default: the start position).
+        #[arg(short, long, default_value = START_FEN)]
+        fen: String,
+        /// Search this many plies deep (1 to 120).
+        #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=120))]
+        depth: Option<u32>,
+        /// Search for this many milliseconds.
+        #[arg(short, long)]
+        movetime: Option<u64>,
+        /// Search about this many nodes (positions visited).
+        #[arg(short, long)]
+        nodes: Option<u64>,
+        /// Search threads (Lazy SMP: all search the same tree and share the hash table).
+        #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Size of the transposition (hash) table in MiB.
+        #[arg(long = "hash", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+    },
+    /// Search the bench positions to a fixed depth: the search's signature and speed test.
+    ///
+    /// Searches every position of positions/bench.fen (built into the binary) with a fresh
+    /// 16 MiB table, prints one line per position, and ends with `nodes N time MS nps X`.
+    /// With one thread (the default) N is the search signature: identical on every run and
+    /// machine, it changes exactly when the search's behaviour changes. With --threads T the
+    /// time to reach the same depth measures the parallel speed-up (N then varies).
+    /// Example: steere bench --depth 9
+    Bench {
+        /// Depth of each search (default 15: about 10 seconds in release).
+        #[arg(short, long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=120))]
+        depth: u32,
+        /// Search threads.
+        #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Size of the transposition (hash) table in MiB.
+        #[arg(long = "hash", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+    },
+    /// Solve a file of test positions and check the answers (exits non-zero on any failure).
+    ///
+    /// The file has one position per line: a FEN, then `;`-separated operations: `bm M...` (the
+    /// move found must be one of these), `am M...` (must be none of these), `win N` / `loss N`
+    /// (the side to move wins / loses in exactly N of its own moves with best play), `id "name"`,
+    /// `c0 "comment"`. Blank lines and `#` comments are skipped; a malformed line is reported on
+    /// stderr as FILE:LINE: message and skipped. Each position prints, in file order,
+    /// `id "NAME" pass|fail move M score S depth D nodes N time MS [proof N] [reason "..."]`,
+    /// where S is `win N` / `loss N` (own moves, proven) or `cp X` (an estimate); the run ends
+    /// with `solved S/T malformed M nodes N time MS` and `failed ID...`.
+    /// A search stops once its result is proven and searched beyond its length, else at the
+    /// limit (default 1000 ms per position). --prove switches selective pruning off and searches
+    /// until every result is exact (a limit then caps it); `proof N` is the nodes it took.
+    /// See docs/solve.md.
+    /// Example: steere solve positions/endgames.epd --prove --jobs 2
+    Solve(steere::tools::solve::SolveArgs),
+    /// Play a match between two engines, with the rules code as referee, and judge it.
+    ///
+    /// Each engine is a command plus KEY=VALUE settings (name=, option.NAME=VALUE, tc=10+0.1,
+    /// st=, movetime=, depth=, nodes=; see below). Every opening of the book is played twice
+    /// with the colours swapped; every move is checked against the rules, and an illegal move,
+    /// garbage, a loss on time or a crash loses the game with the reason recorded. Prints a
+    /// progress line on stderr and a table (or --json) at the end: wins per engine and colour,
+    /// the Elo difference with its 95% interval, LOS, and with --sprt the log-likelihood ratio
+    /// of a pentanomial SPRT on game pairs, which stops the match when it decides.
+    /// See docs/matches.md.
+    /// Example: steere match --engine1 steere name=d4 depth=4 --engine2 steere name=d1 depth=1
+    Match(steere::tools::matches::MatchArgs),
+    /// Generate an opening book for `steere match` (positions/openings.fen), reproducibly.
+    ///
+    /// Samples distinct positions a few random plies from the start (seeded), keeps those that
+    /// a one-thread fixed-depth search scores as roughly balanced, and writes one FEN per line
+    /// after a header holding the exact command. Same arguments, same book.
+    /// Example: steere book --plies 6 --count 200 --seed 1 --depth 8 --max-score 50 --out positions/openings.fen
+    Book(steere::tools::book::BookArgs),
+    /// Play one game of the CodinGame "Impasse" arena over its referee protocol on stdin/stdout.
+    ///
+    /// Reads the colour line on the first turn, then each turn the 8 board lines (rank 8
+    /// first), the opponent's last action, the number of legal actions and the actions; answers
+    /// one action per turn within the arena's limits (1000 ms first turn, 100 ms after). A local
+    /// sparring partner for bot authors; see docs/protocol.md.
+    /// Example: steere codingame --turn-ms 80
+    Codingame {
+        /// Thinking time of the first turn in milliseconds (the arena allows 1000).
+        #[arg(long, default_value_t = 900)]
+        first_ms: u64,
+        /// Thinking time of every later turn in milliseconds (the arena allows 100).
+        #[arg(long, default_value_t = 80)]
+        turn_ms: u64,
+        /// Search threads.
+        #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        threads: u32,
+        /// Size of the transposition (hash) table in MiB.
+        #[arg(long = "hash", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        hash: u32,
+        /// Log one line per turn (move, time, depth, score) on stderr.
+        #[arg(short, long)]
+        verbose: bool,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let result = match cli.command {
+    let Some(command) = cli.command else {
+        steere::protocol::run_stdio();
+        return ExitCode::SUCCESS;
+    };
+    let result = match command {
         Command::Perft { depth, fen, threads } => run_perft(&fen, depth, threads as usize),
         Command::Divide { depth, fen } => run_divide(&fen, depth),
         Command::Moves { fen } => run_moves(&fen),
+        Command::Analyse { fen, depth, movetime, nodes, threads, hash } => {
+            run_analyse(&fen, depth, movetime, nodes, threads as usize, hash as usize)
+        }
+        Command::Bench { depth, threads, hash } => run_bench(depth, threads as usize, hash as usize),
+        Command::Solve(args) => steere::tools::solve::run(&args),
+        Command::Match(args) => steere::tools::matches::run(&args),
+        Command::Book(args) => steere::tools::book::run(&args),
+        Command::Codingame { first_ms, turn_ms, threads, hash, verbose } => {
+            let settings = steere::protocol::codingame::Settings {
+                first_turn: Duration::from_millis(first_ms),
+                turn: Duration::from_millis(turn_ms),
+                threads: threads as usize,
+                hash_mib: hash as usize,
+                verbose,
+            };
+            let (input, output, log) = (std::io::stdin().lock(), std::io::stdout(), std::io::stderr());
+            steere::protocol::codingame::play(input, output, log, &settings)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -102,5 +243,46 @@ fn run_moves(fen: &str) -> Result<(), String> {
     for (mv, after) in rows {
         println!("{mv} {after}");
     }
+    Ok(())
+}
+
+/// The thinking time of `steere analyse` when no limit is given.
+const DEFAULT_ANALYSE_MS: u64 = 3000;
+
+fn run_analyse(
+    fen: &str,
+    depth: Option<u32>,
+    movetime: Option<u64>,
+    nodes: Option<u64>,
+    threads: usize,
+    hash: usize,
+) -> Result<(), String> {
+    let pos = parse_position(fen)?;
+    let movetime = match (depth, movetime, nodes) {
+        (None, None, None) => Some(DEFAULT_ANALYSE_MS),
+        _ => movetime,
+    };
+    let limits = Limits { depth, nodes, movetime: movetime.map(Duration::from_millis), ..Limits::default() };
+    analyse::analyse(&pos, &limits, threads, hash, &mut |line| println!("{line}"));
+    Ok(())
+}
+
+fn run_bench(depth: u32, threads: usize, hash: usize) -> Result<(), String> {
+    let count = bench::positions().len();
+    let mut index = 0;
+    let lines = bench::bench(depth, threads, hash, &mut |line| {
+        index += 1;
+        let best = line.best_move.map_or("(none)".to_string(), |m| m.to_string());
+        println!(
+            "position {index}/{count} bestmove {best} score {} nodes {} time {} fen {}",
+            line.score,
+            line.nodes,
+            line.time.as_millis(),
+            line.fen
+        );
+    });
+    let nodes = lines.iter().map(|l| l.nodes).sum();
+    let time = lines.iter().map(|l| l.time).sum();
+    println!("{}", perft::summary_line(nodes, time));
     Ok(())
 }

@@ -10,6 +10,7 @@
 //! differ only in that choice are different moves, as the contract's perft counts require.
 
 pub mod board;
+pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod zobrist;

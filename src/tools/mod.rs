@@ -1,3 +1,9 @@
 //! Command-line jobs built on the engine: each is a function that the CLI hands over to.
 
+pub mod analyse;
+pub mod bench;
+pub mod book;
+pub mod epd;
+pub mod matches;
 pub mod perft;
+pub mod solve;

@@ -1,0 +1,372 @@
+//! `steere match` and `steere book` end to end: the statistics against hand-computed values,
+//! real matches between builds of `steere`, scripted faulty engines, record replays and the
+//! book's reproducibility.
+//!
+//! Fake engines are tiny `#!/bin/sh` loops written to a temporary directory and run as
+//! `sh FILE` (running the shell rather than the fresh file avoids "text file busy" races with
+//! other tests that fork while the file is being written).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use steere::impasse::{Position, START_FEN};
+use steere::tools::matches::record::{Category, parse_records};
+use steere::tools::matches::stats::{self, Sprt, Verdict};
+
+const STEERE: &str = env!("CARGO_BIN_EXE_steere");
+
+/// A fresh temporary directory for one test.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("steere-matches-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `steere ARGS` and returns its output.
+fn steere(args: &[&str]) -> Output {
+    Command::new(STEERE).args(args).output().expect("steere runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A whole number that follows `key` in `json` (a tiny reader for the flat summary).
+fn json_number_after(json: &str, key: &str) -> u64 {
+    let at = json.find(key).unwrap_or_else(|| panic!("'{key}' not in {json}")) + key.len();
+    json[at..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap()
+}
+
+/// Reads and replays every game of a record file with the rules code.
+fn replay_all(path: &Path) -> Vec<steere::tools::matches::record::ParsedGame> {
+    let games = parse_records(&std::fs::read_to_string(path).unwrap()).unwrap();
+    for game in &games {
+        game.replay().unwrap_or_else(|e| panic!("game {:?} does not replay: {e}", game.tag("Game")));
+        assert_eq!(game.tag("Plies").unwrap().parse::<usize>().unwrap(), game.moves.len());
+        assert!(game.times.iter().all(Option::is_some), "every move has its time");
+    }
+    games
+}
+
+#[test]
+fn formulas_match_hand_computations() {
+    // Wald's bounds for alpha = beta = 0.05: ln(0.05 / 0.95) = -ln 19 = -2.944439.
+    let sprt = Sprt { elo0: 0.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+    let (lower, upper) = sprt.bounds();
+    assert!((lower + 2.944_439).abs() < 1e-6 && (upper - 2.944_439).abs() < 1e-6);
+
+    // Logistic Elo: 10 Elo is a score of 1 / (1 + 10^(-10/400)) = 1 / 1.944061 = 0.514387;
+    // a score of 3/4 is -400 log10(1/3) = 190.849 Elo.
+    assert!((stats::score_of_elo(10.0) - 0.514_387).abs() < 1e-6);
+    assert!((stats::elo_of_score(0.75) - 190.849).abs() < 1e-3);
+
+    // The GSPRT on a two-valued distribution is the classical SPRT: the maximum-likelihood
+    // distribution with mean s on {0, 1} is (1 - s, s). With 40% zeros and 60% ones, s0 = 1/2
+    // and s1 = 0.514387, per observation:
+    //   0.6 ln(0.514387 / 0.5) + 0.4 ln(0.485613 / 0.5) = 0.6 * 0.028368 + 0.4 * (-0.029196)
+    //   = 0.0053423, so 100 observations give LLR 0.53423.
+    let llr = 100.0 * stats::llr_per_observation(&[(0.0, 0.4), (1.0, 0.6)], 0.5, stats::score_of_elo(10.0));
+    assert!((llr - 0.534_23).abs() < 1e-4, "{llr}");
+
+    // Symmetry: pairs [5, 10, 20, 10, 5] have mean 1/2, exactly between the scores of -10 and
+    // +10 Elo, so the two hypotheses are equally likely: LLR 0.
+    let symmetric = Sprt { elo0: -10.0, elo1: 10.0, alpha: 0.05, beta: 0.05 };
+    assert!(symmetric.llr(&[5, 10, 20, 10, 5]).abs() < 1e-9);
+
+    // Pairs [10, 0, 20, 0, 30] (no draws): 10 pairs lost twice, 20 split, 30 won twice.
+    // Mean pair score mu = (0 * 10 + 0.5 * 20 + 1 * 30) / 60 = 2/3.
+    // Variance = (10 (2/3)^2 + 20 (1/6)^2 + 30 (1/3)^2) / 60 = (40/9 + 5/9 + 30/9) / 60 = 5/36.
+    // Standard error sqrt(5/36 / 60) = 0.0481125; Elo = -400 log10(1/(2/3) - 1) = 120.412;
+    // 95% interval of the score 2/3 +- 1.959964 * 0.0481125 = [0.572368, 0.760965], Elo
+    // [50.64, 201.16], half-width 75.26; LOS = Phi(0.166667 / 0.0481125) = Phi(3.4641)
+    // = 0.999734.
+    let estimate = stats::elo_estimate(&[10, 0, 20, 0, 30]).unwrap();
+    assert!((estimate.score - 2.0 / 3.0).abs() < 1e-12);
+    assert!((estimate.elo - 120.412).abs() < 1e-3, "{estimate:?}");
+    assert!((estimate.error95 - 75.26).abs() < 1e-2, "{estimate:?}");
+    assert!((estimate.los - 0.999_734).abs() < 1e-6, "{estimate:?}");
+
+    // The full pentanomial LLR with fishtest's regularisation (the two empty cells count
+    // 0.001): 0.829139, as computed independently (a separate implementation of fishtest's
+    // LLRcalc.LLR_logistic, bisection on the secular equation, in Python). The
+    // Brownian-motion approximation N (s1 - s0)(2 mu - s0 - s1) / (2 var) = 0.99 is of the
+    // same size, as expected.
+    let llr = sprt.llr(&[10, 0, 20, 0, 30]);
+    assert!((llr - 0.829_139).abs() < 1e-5, "{llr}");
+    assert_eq!(sprt.verdict(llr), Verdict::Continue);
+    assert_eq!(sprt.verdict(3.0), Verdict::H1);
+    assert_eq!(sprt.verdict(-3.0), Verdict::H0);
+    // A larger sample, fishtest's own example [10789, 19328, 33806, 19402, 10543] with elo0 =
+    // -3, elo1 = 1: 2.131068 by the same independent computation.
+    let fishtest = Sprt { elo0: -3.0, elo1: 1.0, alpha: 0.05, beta: 0.05 };
+    let llr = fishtest.llr(&[10789, 19328, 33806, 19402, 10543]);
+    assert!((llr - 2.131_068).abs() < 1e-5, "{llr}");
+
+    // Standard normal distribution: Phi(1.959964) = 0.975, Phi(0) = 0.5, Phi(-3) = 0.0013499.
+    assert!((stats::phi(1.959_964) - 0.975).abs() < 1e-7);
+    assert!((stats::phi(0.0) - 0.5).abs() < 1e-15);
+    assert!((stats::phi(-3.0) - 0.001_349_898).abs() < 1e-9);
+    assert!((stats::phi(4.0) - 0.999_968_329).abs() < 1e-9);
+}
+
+#[test]
+fn the_deeper_engine_wins_and_every_game_replays() {
+    let dir = temp_dir("depth");
+    let record = dir.join("games.txt");
+    let out = steere(&[
+        "match",
+        "--engine1",
+        STEERE,
+        "name=deep",
+        "depth=4",
+        "--engine2",
+        STEERE,
+        "name=shallow",
+        "depth=1",
+        "--each",
+        "option.Hash=8",
+        "--rounds",
+        "4",
+        "--concurrency",
+        "2",
+        "--json",
+        "--pgn",
+        record.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json = text(&out.stdout);
+    assert_eq!(json_number_after(&json, "\"games\":"), 8);
+    let deep_wins = json_number_after(&json, "{\"name\":\"deep\",\"games\":8,\"wins\":");
+    assert!(deep_wins >= 7, "depth 4 should beat depth 1 clearly: {json}");
+    let games = replay_all(&record);
+    assert_eq!(games.len(), 8);
+    for game in &games {
+        assert!(game.tag("Reason").unwrap().starts_with("normal: "), "{:?}", game.tags);
+    }
+    // Each opening was played twice with the colours swapped.
+    let mut rounds: Vec<(String, String, String)> = games
+        .iter()
+        .map(|g| {
+            (g.tag("Round").unwrap().into(), g.tag("White").unwrap().into(), g.tag("FEN").unwrap().into())
+        })
+        .collect();
+    rounds.sort();
+    for pair in rounds.chunks(2) {
+        assert_eq!(pair[0].2, pair[1].2, "both games of a pair start from the same opening");
+        assert_eq!((pair[0].1.as_str(), pair[1].1.as_str()), ("deep", "shallow"));
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_sprt_stops_the_match_with_a_verdict() {
+    let out = steere(&[
+        "match",
+        "--engine1",
+        STEERE,
+        "name=deep",
+        "depth=4",
+        "--engine2",
+        STEERE,
+        "name=shallow",
+        "depth=1",
+        "--each",
+        "option.Hash=8",
+        "--sprt",
+        "elo0=0",
+        "elo1=300",
+        "--rounds",
+        "30",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert!(table.contains("H1 accepted"), "{table}");
+    assert!(table.contains("(stopped by the SPRT)"), "{table}");
+    // Six won pairs already give LLR 3.18 > 2.94: far fewer than the 60 games allowed.
+    let games: u64 = table.split_whitespace().nth(4).unwrap().parse().unwrap();
+    assert!(games < 40, "{table}");
+}
+
+/// A fake engine that answers the handshake and does `on_go` when asked to move.
+fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
+    let path = dir.join(format!("{name}.sh"));
+    let script = format!(
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo \"id name {name}\"; echo uciok ;;\n    \
+         isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    format!("sh {}", path.display())
+}
+
+/// Plays 2 games of a fake engine against `steere` at depth 1 from the start position and
+/// checks that the fake lost both for `category`, with `detail` in the reason.
+fn fake_loses(name: &str, on_go: &str, category: Category, detail: &str) {
+    let dir = temp_dir(name);
+    let openings = dir.join("openings.fen");
+    std::fs::write(&openings, format!("# the start position only\n{START_FEN}\n")).unwrap();
+    let record = dir.join("games.txt");
+    let out = steere(&[
+        "match",
+        "--engine1",
+        &fake_engine(&dir, name, on_go),
+        "movetime=100",
+        "--engine2",
+        STEERE,
+        "name=steere",
+        "depth=1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--games",
+        "2",
+        "--timemargin",
+        "50",
+        "--json",
+        "--pgn",
+        record.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let json = text(&out.stdout);
+    assert_eq!(
+        json_number_after(&json, &format!("{{\"name\":\"{name}\",\"games\":2,\"wins\":")),
+        0,
+        "{json}"
+    );
+    assert_eq!(json_number_after(&json, &format!("\"{}\":", category.label())), 2, "{json}");
+    let games = replay_all(&record);
+    assert_eq!(games.len(), 2, "the runner went on after the first fault (restarting the engine)");
+    for game in &games {
+        let reason = game.tag("Reason").unwrap();
+        assert!(reason.starts_with(&format!("{}: ", category.label())), "{reason}");
+        assert!(reason.contains(detail), "'{reason}' should mention '{detail}'");
+        // The fake lost on its own turn: it was to move after the recorded moves.
+        let pos = game.replay().unwrap();
+        let fake_is_white = game.tag("White") == Some(name);
+        assert_eq!(pos.side_to_move() == steere::impasse::Color::White, fake_is_white, "{:?}", game.tags);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_illegal_move_loses() {
+    // a1b2 is never legal from the start: b2 holds a black double, and a1 is White's.
+    fake_loses("illegal", "echo 'bestmove a1b2'", Category::IllegalMove, "illegal move 'a1b2'");
+}
+
+#[test]
+fn garbage_loses() {
+    fake_loses(
+        "garbage",
+        "echo 'hello there'; echo 'bestmove zz9'",
+        Category::Garbage,
+        "malformed move 'zz9'",
+    );
+}
+
+#[test]
+fn silence_loses_on_time() {
+    fake_loses("silent", ":", Category::TimeForfeit, "no move after");
+}
+
+#[test]
+fn a_crash_loses_and_the_engine_is_restarted() {
+    // The second game's crash is the restarted engine's (a failed restart would say so).
+    fake_loses("crashing", "exit 3", Category::Crash, "exited with status 3");
+}
+
+#[test]
+fn bad_input_is_a_one_line_error() {
+    let dir = temp_dir("bad");
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (vec!["--engine1".into(), "/nonexistent/engine".into(), "depth=1".into()], "cannot start"),
+        (vec!["--engine1".into(), STEERE.into(), "depth=0".into()], "depth"),
+        (vec!["--engine1".into(), STEERE.into()], "no time control"),
+        (
+            vec!["--engine1".into(), STEERE.into(), "depth=1".into(), "option.NoSuch=1".into()],
+            "no option 'NoSuch'",
+        ),
+        (
+            vec!["--engine1".into(), STEERE.into(), "depth=1".into(), "option.Hash=0".into()],
+            "refused an option",
+        ),
+        (
+            vec![
+                "--engine1".into(),
+                STEERE.into(),
+                "depth=1".into(),
+                "--openings".into(),
+                "/nonexistent.fen".into(),
+            ],
+            "--openings",
+        ),
+        (vec!["--engine1".into(), STEERE.into(), "depth=1".into(), "--games".into(), "3".into()], "even"),
+        (
+            vec![
+                "--engine1".into(),
+                STEERE.into(),
+                "depth=1".into(),
+                "--sprt".into(),
+                "elo0=5".into(),
+                "elo1=1".into(),
+            ],
+            "elo0",
+        ),
+    ];
+    for (mut args, expected) in cases {
+        let mut full = vec!["match".to_string()];
+        full.append(&mut args);
+        full.extend(["--engine2".to_string(), STEERE.to_string(), "depth=1".to_string()]);
+        let refs: Vec<&str> = full.iter().map(String::as_str).collect();
+        let out = steere(&refs);
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "{full:?} should fail");
+        assert_eq!(err.lines().count(), 1, "one line: {err}");
+        assert!(err.contains(expected), "'{err}' should mention '{expected}'");
+        assert!(!err.contains("panicked"), "{err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn the_book_is_reproducible() {
+    let args = ["book", "--plies", "4", "--count", "12", "--seed", "7", "--depth", "3", "--max-score", "60"];
+    let first = steere(&args);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let again = steere(&args);
+    let mut threaded: Vec<&str> = args.to_vec();
+    threaded.extend(["--threads", "2"]);
+    let threaded = steere(&threaded);
+    assert_eq!(first.stdout, again.stdout, "same arguments, same book");
+    assert_eq!(first.stdout, threaded.stdout, "threads do not change the book");
+    let book = text(&first.stdout);
+    assert!(
+        book.contains("# Generated by: steere book --plies 4 --count 12 --seed 7 --depth 3 --max-score 60\n")
+    );
+    let positions = steere::tools::book::parse_book(&book).unwrap();
+    assert_eq!(positions.len(), 12);
+    let other = steere(&[
+        "book",
+        "--plies",
+        "4",
+        "--count",
+        "12",
+        "--seed",
+        "8",
+        "--depth",
+        "3",
+        "--max-score",
+        "60",
+    ]);
+    assert_ne!(first.stdout, other.stdout, "the seed matters");
+}
+
+#[test]
+fn the_repository_book_is_sound() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("positions/openings.fen");
+    let book = std::fs::read_to_string(path).unwrap();
+    assert!(book.contains("# Generated by: steere book "), "the header names its command");
+    let positions = steere::tools::book::parse_book(&book).unwrap();
+    assert!((100..=500).contains(&positions.len()), "{} openings", positions.len());
+    let distinct: std::collections::HashSet<Position> = positions.iter().copied().collect();
+    assert_eq!(distinct.len(), positions.len(), "no opening twice");
+    assert!(positions.iter().all(|p| !p.is_game_over() && !p.legal_moves().is_empty()));
+}

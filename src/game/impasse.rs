@@ -1,0 +1,102 @@
+//! Impasse as a [`Game`]: a thin adapter from the rules module to the search's view.
+//!
+//! Move codes pack `from` (5 bits), `to` (5 bits) and the crown (6 bits: 0 for none, else the
+//! crowning square + 1). Within one position these three determine the move: the kind follows
+//! from what stands on `from` and `to` (a removal has `to == from`), so the code is unique among
+//! the legal moves, as [`Game::move_code`] requires.
+
+use super::{Game, Outcome};
+use crate::impasse::{Move, MoveKind, MoveList, Position, eval};
+
+impl Game for Position {
+    type Move = Move;
+    type MoveList = MoveList;
+
+    /// Side to move (2) x from (32) x to (32).
+    const HISTORY_SIZE: usize = 2 * 32 * 32;
+
+    #[inline(always)]
+    fn legal_moves(&self) -> MoveList {
+        Position::legal_moves(self)
+    }
+
+    #[inline(always)]
+    fn make_move(&self, mv: Move) -> Position {
+        Position::make_move(self, mv)
+    }
+
+    #[inline(always)]
+    fn hash(&self) -> u64 {
+        Position::hash(self)
+    }
+
+    /// The game is over exactly when the player who just moved has no checkers left: he has
+    /// won, so the side to move has lost.
+    #[inline(always)]
+    fn outcome(&self) -> Option<Outcome> {
+        if self.is_game_over() { Some(Outcome::Loss) } else { None }
+    }
+
+    #[inline(always)]
+    fn evaluate(&self) -> i32 {
+        eval::evaluate(self)
+    }
+
+    #[inline(always)]
+    fn move_code(mv: Move) -> u16 {
+        let crown = mv.crown().map_or(0, |sq| sq.index() as u16 + 1);
+        mv.from().index() as u16 | (mv.to().index() as u16) << 5 | crown << 10
+    }
+
+    #[inline(always)]
+    fn history_index(&self, mv: Move) -> usize {
+        (self.side_to_move().index() << 10) | (mv.from().index() << 5) | mv.to().index()
+    }
+
+    /// Crowns (a checker jumps to the far row and the double can start home) and bear-offs (a
+    /// checker leaves the game) are the moves that make progress at once.
+    #[inline(always)]
+    fn is_forcing(&self, mv: Move) -> bool {
+        let bears_off = matches!(mv.kind(), MoveKind::DoubleSlide | MoveKind::Transpose)
+            && mv.to().bit() & self.side_to_move().nearest_row() != 0;
+        mv.crown().is_some() || bears_off
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_codes_are_unique_and_history_indices_in_range() {
+        let mut stack = vec![Position::startpos()];
+        let mut seen = 0;
+        // A small walk over the first plies covers slides, transposes and crowns.
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for pos in &stack {
+                let moves = Game::legal_moves(pos);
+                let mut codes: Vec<u16> = moves.iter().map(|&m| Position::move_code(m)).collect();
+                codes.sort_unstable();
+                codes.dedup();
+                assert_eq!(codes.len(), moves.len(), "duplicate move code in {pos}");
+                for &m in &moves {
+                    assert!(pos.history_index(m) < Position::HISTORY_SIZE);
+                    next.push(pos.make_move(m));
+                }
+                seen += moves.len();
+            }
+            stack = next;
+        }
+        assert!(seen > 500);
+    }
+
+    #[test]
+    fn finished_game_is_a_loss_for_the_side_to_move() {
+        // White has just removed his last checker; Black is to move and has lost.
+        let pos = Position::from_fen("8/8/8/8/8/8/8/b7 b").unwrap();
+        assert_eq!(pos.outcome(), Some(Outcome::Loss));
+        assert!(Game::legal_moves(&pos).is_empty());
+        assert_eq!(Position::startpos().outcome(), None);
+    }
+}

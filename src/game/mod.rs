@@ -1,0 +1,60 @@
+//! The [`Game`] trait: everything the search may know about a game, and no more.
+//!
+//! The search is written against this trait only, so that a second game of the family (Dipole,
+//! HexDame, ...) is a new implementation of it, not a change to the search. A game provides its
+//! positions as small `Copy` values (copy-make), its moves as small `Copy` values, a hash, the
+//! end of the game, a static evaluation and a few hints for move ordering.
+//!
+//! What the trait deliberately leaves out: repetitions and draws by rule (Impasse has neither;
+//! a game that needs them would add a method with a default implementation), and any notion of
+//! captures or checks (the search only asks whether a move is *forcing*, a game-defined hint).
+
+pub mod impasse;
+
+use std::fmt::{Debug, Display};
+
+/// The result of a finished game from the point of view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// The side to move has won.
+    Win,
+    /// The side to move has lost.
+    Loss,
+    /// Neither side has won (not possible in Impasse; kept for games that can draw).
+    Draw,
+}
+
+/// A two-player, perfect-information, turn-based game as the search sees it.
+pub trait Game: Copy + Send + Sync + Debug + 'static {
+    /// One move; `Display` writes the game's move notation.
+    type Move: Copy + Eq + Send + Sync + Debug + Display + 'static;
+    /// A list of moves, usually a fixed-capacity array on the stack.
+    type MoveList: AsRef<[Self::Move]> + AsMut<[Self::Move]>;
+
+    /// The number of slots of a history table: [`Game::history_index`] is always below it.
+    const HISTORY_SIZE: usize;
+
+    /// Every legal move; empty exactly when [`Game::outcome`] is `Some`.
+    fn legal_moves(&self) -> Self::MoveList;
+    /// The position after the legal move `mv`.
+    fn make_move(&self, mv: Self::Move) -> Self;
+    /// A 64-bit hash (Zobrist or similar) that includes the side to move.
+    fn hash(&self) -> u64;
+    /// `Some` when the game is over, from the point of view of the side to move.
+    fn outcome(&self) -> Option<Outcome>;
+    /// A static evaluation from the point of view of the side to move, in the game's own unit
+    /// (Impasse: hundredths of a checker). It must stay within +-20,000, far inside the search's
+    /// win/loss scores; the search clamps it there anyway.
+    fn evaluate(&self) -> i32;
+    /// A 16-bit code for a move, unique among the legal moves of any one position. The
+    /// transposition table stores it, and the search recognises the stored move by comparing
+    /// codes with the legal moves, so a stale or colliding code can never produce an illegal
+    /// move.
+    fn move_code(mv: Self::Move) -> u16;
+    /// The slot of `mv` (played in this position) in a history table, below
+    /// [`Game::HISTORY_SIZE`]. Moves that are "the same idea" should share a slot (in Impasse:
+    /// the mover's colour and the from and to squares, ignoring the crown choice).
+    fn history_index(&self, mv: Self::Move) -> usize;
+    /// True for moves worth trying early in ordering, such as crowns and bear-offs in Impasse.
+    fn is_forcing(&self, mv: Self::Move) -> bool;
+}

@@ -1,0 +1,235 @@
+//! The input thread: reads stdin line by line, parses each line, and forwards the commands to
+//! the engine loop in order, acting on `stop`, `ponderhit` and `quit` at once.
+//!
+//! Why a thread of its own: the engine loop may be busy (a `perft`, a table resize, waiting for
+//! a search to wind down), but `stop` must reach a running job within milliseconds. So the
+//! reader, besides forwarding every command, applies the urgent ones directly to the control
+//! flags of the current job (the *fast path*, `Shared::current`). The forwarded copy keeps
+//! the order of events exact for everything else.
+//!
+//! One race needs care: `go infinite` and `stop` (or `perft 9` and `stop`) may arrive together,
+//! so that the reader reads `stop` before the loop has started the job it is meant for. Each
+//! line is therefore numbered; a `stop` (or `quit`) is meant for the last job-starting command
+//! (`go`, `perft`, `bench`) read before it, whose line number the reader records
+//! (`Shared::stopped_job`) before looking at the current job; and the loop, after publishing
+//! a new job's flags, checks whether that job has already been stopped ([`Shared::publish`]).
+//! Either the reader sees the new job, or the loop sees the stop. (A `stop` for a `go` that the
+//! loop refuses, because an earlier search still runs, reaches that earlier search through the
+//! forwarded copy, as it should: the GUI wants the engine to stop.)
+//!
+//! Lines are read as raw bytes (`read_until`), so invalid UTF-8 is decoded lossily rather than
+//! ending the input; a line longer than [`MAX_LINE_BYTES`] is skipped (and reported) instead of
+//! growing a buffer without bound. End of input, or a read error, is treated as `quit`.
+
+use super::command::{Command, ParseError, Parsed, parse_bytes};
+use crate::search::SearchControl;
+use std::io::BufRead;
+use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
+
+/// The longest line read, in bytes; longer lines are skipped whole. Far above any real
+/// command (a `position` with the longest possible game is about 13 kB).
+pub const MAX_LINE_BYTES: usize = 8 << 20;
+
+/// What the reader sends to the engine loop.
+#[derive(Debug)]
+pub enum Input {
+    /// A parsed line (or why it could not be parsed), with its line number (from 1).
+    Line(u64, Result<Parsed, ParseError>),
+    /// A line over [`MAX_LINE_BYTES`] was skipped.
+    TooLong(u64, usize),
+    /// End of input (or a read error): the engine should end.
+    End,
+}
+
+/// What the reader and the engine loop share.
+#[derive(Default)]
+pub struct Shared {
+    /// The control flags of the job that is running (search, perft or bench), if any.
+    current: Mutex<Option<Arc<SearchControl>>>,
+    /// The line number of the job-starting command that the last `stop` or `quit` was meant
+    /// for (0: none).
+    stopped_job: AtomicU64,
+}
+
+impl Shared {
+    /// Makes `control` the current job's flags. `line` is the number of the command that started
+    /// the job: if a `stop` or `quit` meant for it has already been read, the job is stopped at
+    /// once.
+    pub fn publish(&self, control: &Arc<SearchControl>, line: u64) {
+        *self.current.lock().unwrap_or_else(|p| p.into_inner()) = Some(control.clone());
+        if self.stopped_job.load(SeqCst) == line {
+            control.stop.store(true, SeqCst);
+        }
+    }
+
+    /// Forgets the current job's flags (the job has ended).
+    pub fn retire(&self) {
+        *self.current.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    }
+
+    /// The fast path of `stop` and `quit`, meant for the job started on line `job_line`: record
+    /// it, then stop the current job.
+    fn stop(&self, job_line: u64) {
+        self.stopped_job.store(job_line, SeqCst);
+        if let Some(control) = &*self.current.lock().unwrap_or_else(|p| p.into_inner()) {
+            control.stop.store(true, SeqCst);
+        }
+    }
+
+    /// The fast path of `ponderhit`: the current search stops pondering.
+    fn ponderhit(&self) {
+        if let Some(control) = &*self.current.lock().unwrap_or_else(|p| p.into_inner()) {
+            control.pondering.store(false, SeqCst);
+        }
+    }
+}
+
+/// Reads `input` until its end or `quit`, forwarding every line to `sender`; ends with
+/// [`Input::End`] (unless the line was `quit`, which is forwarded as such). Meant to run on its
+/// own thread; returns when the input ends or the engine loop has gone.
+pub fn read_loop(mut input: impl BufRead, shared: &Shared, sender: &Sender<Input>) {
+    let mut line_number = 0u64;
+    // The line of the last command that starts a job: the one a `stop` is meant for.
+    let mut job_line = 0u64;
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        // A read error ends the input like its end does: (0 bytes, not too long).
+        let (read, too_long) = read_line(&mut input, &mut buffer).unwrap_or_default();
+        if read == 0 {
+            // End of input: as `quit`.
+            shared.stop(job_line);
+            let _ = sender.send(Input::End);
+            return;
+        }
+        line_number += 1;
+        if too_long {
+            if sender.send(Input::TooLong(line_number, read)).is_err() {
+                return;
+            }
+            continue;
+        }
+        let parsed = parse_bytes(&buffer);
+        let quit = match parsed.as_ref().map(|p| &p.command) {
+            Ok(Command::Go(_) | Command::Perft(_) | Command::Bench(_)) => {
+                job_line = line_number;
+                false
+            }
+            Ok(Command::Stop) => {
+                shared.stop(job_line);
+                false
+            }
+            Ok(Command::Quit) => {
+                shared.stop(job_line);
+                true
+            }
+            Ok(Command::PonderHit) => {
+                shared.ponderhit();
+                false
+            }
+            _ => false,
+        };
+        if sender.send(Input::Line(line_number, parsed)).is_err() || quit {
+            return;
+        }
+    }
+}
+
+/// Reads one line into `buffer` (at most [`MAX_LINE_BYTES`] of it; the rest of a longer line
+/// is consumed and dropped). Returns the bytes read in all (0 at the end of input) and whether
+/// the line was too long.
+fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> std::io::Result<(usize, bool)> {
+    let mut total = 0;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok((total, total > MAX_LINE_BYTES));
+        }
+        let (take, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        if buffer.len() < MAX_LINE_BYTES {
+            let room = MAX_LINE_BYTES - buffer.len();
+            buffer.extend_from_slice(&chunk[..take.min(room)]);
+        }
+        total += take;
+        input.consume(take);
+        if done {
+            return Ok((total, total > MAX_LINE_BYTES));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Cursor;
+    use std::sync::mpsc::channel;
+
+    fn read_all(bytes: &[u8]) -> Vec<Input> {
+        let (sender, receiver) = channel();
+        read_loop(Cursor::new(bytes.to_vec()), &Shared::default(), &sender);
+        drop(sender);
+        receiver.iter().collect()
+    }
+
+    #[test]
+    fn lines_are_numbered_and_end_with_end() {
+        let inputs = read_all(b"uci\n\nisready\r\nbogus");
+        assert_eq!(inputs.len(), 5);
+        assert!(
+            matches!(&inputs[0], Input::Line(1, Ok(p)) if p.command == Command::Hello(super::super::command::Dialect::Uci))
+        );
+        assert!(matches!(&inputs[1], Input::Line(2, Err(ParseError::Empty))));
+        assert!(matches!(&inputs[2], Input::Line(3, Ok(p)) if p.command == Command::IsReady));
+        assert!(matches!(&inputs[3], Input::Line(4, Err(ParseError::UnknownCommand(_)))));
+        assert!(matches!(inputs[4], Input::End));
+    }
+
+    #[test]
+    fn quit_ends_the_reading() {
+        let inputs = read_all(b"quit\nisready\n");
+        assert_eq!(inputs.len(), 1);
+        assert!(matches!(&inputs[0], Input::Line(1, Ok(p)) if p.command == Command::Quit));
+    }
+
+    #[test]
+    fn overlong_lines_are_skipped() {
+        let mut bytes = vec![b'x'; MAX_LINE_BYTES + 10];
+        bytes.extend_from_slice(b"\nisready\n");
+        let inputs = read_all(&bytes);
+        assert!(matches!(inputs[0], Input::TooLong(1, n) if n == MAX_LINE_BYTES + 11));
+        assert!(matches!(&inputs[1], Input::Line(2, Ok(p)) if p.command == Command::IsReady));
+    }
+
+    #[test]
+    fn a_stop_read_before_the_job_starts_still_stops_it() {
+        let shared = Shared::default();
+        shared.stop(5);
+        let earlier = Arc::new(SearchControl::new());
+        shared.publish(&earlier, 3);
+        assert!(!earlier.stop.load(SeqCst), "the stop is meant for line 5");
+        let control = Arc::new(SearchControl::new());
+        shared.publish(&control, 5);
+        assert!(control.stop.load(SeqCst));
+        let later = Arc::new(SearchControl::new());
+        shared.publish(&later, 6);
+        assert!(!later.stop.load(SeqCst));
+    }
+
+    #[test]
+    fn stop_targets_the_last_job_command_read() {
+        let shared = Shared::default();
+        let (sender, _receiver) = channel();
+        read_loop(Cursor::new(b"go depth 5\nisready\ngo infinite\nstop\nd\n".to_vec()), &shared, &sender);
+        // Line 3 was stopped by line 4; then end of input (a quit) also targets line 3.
+        assert_eq!(shared.stopped_job.load(SeqCst), 3);
+    }
+}

@@ -1,0 +1,394 @@
+//! The text protocol: a UCI-style engine loop on stdin/stdout that is a superset of UGI (the
+//! Universal Game Interface of the cutegames runner), plus the CodinGame arena adapter.
+//!
+//! The grammar is documented in `docs/protocol.md`. The scheme, room by room:
+//! - [`command`]: one line of text to a [`command::Command`], a pure and fuzzed function;
+//! - [`input`]: the input thread, which reads and parses lines, forwards them in order, and
+//!   raises `stop` (and clears `pondering`) on the running job itself, so that a search stops
+//!   within milliseconds even when the loop is busy; end of input is `quit`;
+//! - this file: the engine loop and its state (current position, options, the searcher);
+//! - [`job`]: a search on its own thread, from `go` to exactly one `bestmove`;
+//! - [`options`]: the option table and `setoption` validation;
+//! - [`output`]: the one locked writer all output goes through, and the text of `info`,
+//!   `bestmove` and the `d` board;
+//! - [`terminal`]: `perft` and `bench`;
+//! - [`codingame`]: the CodinGame "Impasse" referee protocol (`steere codingame`).
+//!
+//! Data flows one way: input thread → channel → `Engine::execute` → rules / search → output.
+//! The protocol contains no search logic: it turns `go` parameters into [`Limits`] and search
+//! results into text (the habit of carp's `uci.rs` and tantabus's `SearchHandler`).
+//!
+//! Invariants kept here: every error leaves the state as it was and is reported with
+//! `info string error: ...`; every accepted `go` gets exactly one `bestmove`; a command that
+//! needs the searcher while a search runs is refused (or, when the search is already stopping,
+//! waits for it), so nothing ever blocks on a search that nobody will stop.
+
+pub mod codingame;
+pub mod command;
+pub mod input;
+pub mod job;
+pub mod options;
+pub mod output;
+pub mod terminal;
+
+use command::{Command, Dialect, GoParams, ParseError, Query, StartPosition, quote};
+use input::{Input, Shared};
+use job::SearchJob;
+use options::{Change, Options};
+use output::Output;
+
+use crate::impasse::{Color, MoveError, Position};
+use crate::search::{Clock, Limits, MAX_DEPTH, SearchControl, Searcher};
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::Ordering::SeqCst;
+use std::sync::mpsc::{RecvTimeoutError, channel};
+use std::time::Duration;
+
+/// The engine's name in `id name`.
+pub const ENGINE_NAME: &str = concat!("steere ", env!("CARGO_PKG_VERSION"));
+/// The engine's author in `id author`.
+pub const ENGINE_AUTHOR: &str = "the steere developers";
+
+/// How often the loop wakes up without input, to notice a closed output and reap a finished
+/// search.
+const IDLE_POLL: Duration = Duration::from_millis(100);
+
+/// Runs the protocol on stdin and stdout until `quit` or the end of input.
+pub fn run_stdio() {
+    // `StdinLock` cannot move to the input thread; a reader over `Stdin` can.
+    run(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
+}
+
+/// Runs the protocol on `input` and `output` until `quit`, the end of input, or a closed
+/// output. Any running search is stopped (and answered with its `bestmove`) before returning.
+pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'static) {
+    let out = Output::new(output);
+    let shared = Arc::new(Shared::default());
+    let (sender, receiver) = channel();
+    let reader_shared = shared.clone();
+    let reader = std::thread::Builder::new()
+        .name("input".into())
+        .spawn(move || input::read_loop(input, &reader_shared, &sender));
+    if let Err(e) = reader {
+        out.info_string(&format!("error: cannot start the input thread: {e}"));
+        return;
+    }
+    let mut engine = Engine::new(out.clone(), shared);
+    while !out.is_closed() {
+        match receiver.recv_timeout(IDLE_POLL) {
+            Ok(Input::Line(line, Ok(parsed))) => {
+                for warning in &parsed.warnings {
+                    out.info_string(warning);
+                }
+                if !engine.execute(line, parsed.command) {
+                    break;
+                }
+            }
+            Ok(Input::Line(_, Err(ParseError::Empty))) => {}
+            Ok(Input::Line(_, Err(error))) => out.info_string(&format!("error: {error}")),
+            Ok(Input::TooLong(line, bytes)) => {
+                out.info_string(&format!("error: line {line} is too long ({bytes} bytes); ignored"))
+            }
+            Ok(Input::End) | Err(RecvTimeoutError::Disconnected) => break,
+            Err(RecvTimeoutError::Timeout) => engine.reap_finished(),
+        }
+    }
+    engine.shutdown();
+}
+
+/// The state of the engine loop.
+struct Engine {
+    out: Output,
+    shared: Arc<Shared>,
+    options: Options,
+    /// The position the next `go` searches.
+    position: Position,
+    /// The searcher, created on first use (so that `uci` allocates nothing); `None` also while
+    /// it is lent to the running search.
+    searcher: Option<Searcher<Position>>,
+    /// The search running or finished but not yet joined.
+    job: Option<SearchJob>,
+    debug: bool,
+}
+
+impl Engine {
+    fn new(out: Output, shared: Arc<Shared>) -> Engine {
+        Engine {
+            out,
+            shared,
+            options: Options::default(),
+            position: Position::startpos(),
+            searcher: None,
+            job: None,
+            debug: false,
+        }
+    }
+
+    /// Executes one command from line `line` of the input; false when the engine must end.
+    fn execute(&mut self, line: u64, command: Command) -> bool {
+        // A search told to stop ends within milliseconds: let it print its bestmove first, so
+        // that every command after `stop` (even `isready`) answers after that bestmove.
+        self.settle();
+        match command {
+            Command::Hello(dialect) => self.hello(dialect),
+            Command::IsReady => self.out.line("readyok"),
+            Command::Debug(on) => self.debug = on,
+            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::NewGame => {
+                if self.wait_idle("ucinewgame")
+                    && let Some(searcher) = &mut self.searcher
+                {
+                    searcher.new_game();
+                }
+            }
+            Command::Position { start, moves } => self.set_position(&start, &moves),
+            Command::Go(params) => self.go(line, &params),
+            Command::Stop => {
+                if let Some(job) = &self.job {
+                    job.stop();
+                }
+            }
+            Command::PonderHit => {
+                if let Some(job) = &self.job {
+                    job.ponderhit();
+                }
+            }
+            Command::Query(query) => self.query(&query),
+            Command::Display => self.out.lines(&output::board_lines(&self.position)),
+            Command::Perft(depth) => self.perft(line, depth),
+            Command::Bench(depth) => self.bench(line, depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH)),
+            Command::Quit => return false,
+        }
+        true
+    }
+
+    /// `uci`/`ugi`: identification, options, and `uciok`/`ugiok`.
+    fn hello(&self, dialect: Dialect) {
+        let mut lines = vec![format!("id name {ENGINE_NAME}"), format!("id author {ENGINE_AUTHOR}")];
+        lines.extend(Options::declarations());
+        lines.push(match dialect {
+            Dialect::Uci => "uciok".to_string(),
+            Dialect::Ugi => "ugiok".to_string(),
+        });
+        self.out.lines(&lines);
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let change = match Options::check(name, value) {
+            Ok(change) => change,
+            Err(message) => return self.out.info_string(&format!("error: setoption: {message}")),
+        };
+        if change.needs_searcher() && !self.wait_idle("setoption") {
+            return;
+        }
+        self.options.apply(change);
+        // A searcher not created yet will be created with the new values.
+        if let Some(searcher) = &mut self.searcher {
+            match change {
+                Change::Hash(mib) => searcher.set_hash(mib),
+                Change::Threads(n) => searcher.set_threads(n),
+                Change::ClearHash => searcher.new_game(),
+                Change::MoveOverhead(_) | Change::Ponder(_) | Change::Variant(_) => {}
+            }
+        }
+        if self.debug {
+            self.out.info_string(&format!("debug: options now {:?}", self.options));
+        }
+    }
+
+    /// `position`: the new position replaces the current one only if the FEN and every move
+    /// are valid.
+    fn set_position(&mut self, start: &StartPosition, moves: &[String]) {
+        match build_position(start, moves) {
+            Ok(pos) => self.position = pos,
+            Err(message) => {
+                self.out.info_string(&format!("error: position: {message}; the position is unchanged"))
+            }
+        }
+    }
+
+    fn go(&mut self, line: u64, params: &GoParams) {
+        if !self.wait_idle("go") {
+            return;
+        }
+        if self.position.is_game_over() {
+            // No search: there is no move to play (as Stockfish answers in a mated position).
+            self.out.lines(&["info string game over", "bestmove (none)"]);
+            return;
+        }
+        let limits = self.limits(params);
+        if self.debug {
+            self.out.info_string(&format!("debug: searching {} with {limits:?}", self.position.to_fen()));
+        }
+        let control = Arc::new(SearchControl::new());
+        control.pondering.store(params.ponder, SeqCst);
+        self.shared.publish(&control, line);
+        let searcher = self.take_searcher();
+        match SearchJob::start(searcher, self.position, limits, control, self.out.clone(), self.debug) {
+            Ok(job) => self.job = Some(job),
+            Err(e) => {
+                // Still exactly one bestmove: the first legal move.
+                self.shared.retire();
+                let best = self.position.legal_moves().first().copied();
+                self.out.info_string(&format!("error: cannot start the search thread: {e}"));
+                self.out.line(&output::bestmove_line(best, None));
+            }
+        }
+    }
+
+    /// The search limits of `go`: the clock of the side to move (p1 = White), the fixed limits,
+    /// and the move overhead.
+    fn limits(&self, go: &GoParams) -> Limits {
+        let white = self.position.side_to_move() == Color::White;
+        let (time, increment, other_time) =
+            if white { (go.wtime, go.winc, go.btime) } else { (go.btime, go.binc, go.wtime) };
+        if time.is_none() && other_time.is_some() {
+            let side = self.position.side_to_move();
+            self.out
+                .info_string(&format!("go: no time given for the side to move ({side}); no clock is used"));
+        }
+        Limits {
+            depth: go.depth.map(|d| d.clamp(1, MAX_DEPTH)),
+            nodes: go.nodes,
+            movetime: go.movetime,
+            clock: time.map(|time| Clock {
+                time,
+                increment: increment.unwrap_or_default(),
+                moves_to_go: go.movestogo.filter(|&n| n > 0),
+            }),
+            infinite: go.infinite,
+            move_overhead: self.options.move_overhead,
+        }
+    }
+
+    fn query(&self, query: &Query) {
+        let pos = &self.position;
+        let answer = match query {
+            Query::GameOver => pos.is_game_over().to_string(),
+            Query::P1Turn => (pos.side_to_move() == Color::White).to_string(),
+            Query::Result => match pos.winner() {
+                Some(Color::White) => "p1win".to_string(),
+                Some(Color::Black) => "p2win".to_string(),
+                None => "none".to_string(),
+            },
+            Query::Fen => pos.to_fen(),
+            Query::IsLegal(text) => pos.parse_move(text).is_ok().to_string(),
+        };
+        self.out.line(&format!("response {answer}"));
+    }
+
+    fn perft(&mut self, line: u64, depth: u32) {
+        if !self.wait_idle("perft") {
+            return;
+        }
+        let control = Arc::new(SearchControl::new());
+        self.shared.publish(&control, line);
+        match terminal::perft_lines(&self.position, depth, &control.stop) {
+            Some(lines) => self.out.lines(&lines),
+            None => self.out.info_string("perft stopped"),
+        }
+        self.shared.retire();
+    }
+
+    fn bench(&mut self, line: u64, depth: u32) {
+        if !self.wait_idle("bench") {
+            return;
+        }
+        let control = Arc::new(SearchControl::new());
+        self.shared.publish(&control, line);
+        if !terminal::bench(depth.clamp(1, MAX_DEPTH), &control, &self.out) {
+            self.out.info_string("bench stopped");
+        }
+        self.shared.retire();
+    }
+
+    /// The searcher, created with the current options if needed, taken out of the state (to
+    /// lend it to a search).
+    fn take_searcher(&mut self) -> Searcher<Position> {
+        self.searcher.take().unwrap_or_else(|| Searcher::new(self.options.hash_mib, self.options.threads))
+    }
+
+    /// Makes sure no search runs, for a command that needs the searcher or the processor. A
+    /// finished or stopping search is joined (a stopping one ends within milliseconds); a search
+    /// that nobody has stopped is left alone and the command refused (false), because waiting
+    /// for it could take forever.
+    fn wait_idle(&mut self, what: &str) -> bool {
+        self.settle();
+        if self.job.is_some() {
+            self.out.info_string(&format!("error: {what} ignored: a search is running (send stop first)"));
+            return false;
+        }
+        true
+    }
+
+    /// Joins the search if it has finished or has been told to stop; never waits for a search
+    /// that nobody has stopped.
+    fn settle(&mut self) {
+        if self.job.as_ref().is_some_and(|job| job.is_finished() || job.is_stopping()) {
+            self.join_job();
+        }
+    }
+
+    /// Joins the search if it has finished (when the loop is idle).
+    fn reap_finished(&mut self) {
+        if self.job.as_ref().is_some_and(SearchJob::is_finished) {
+            self.join_job();
+        }
+    }
+
+    /// Waits for the search thread and takes the searcher back.
+    fn join_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            self.searcher = job.join();
+            self.shared.retire();
+            if self.searcher.is_none() {
+                self.out.info_string("error: the searcher was lost; a new one will be created");
+            }
+        }
+    }
+
+    /// Ends the engine: stops any search and waits for its `bestmove`.
+    fn shutdown(&mut self) {
+        if let Some(job) = &self.job {
+            job.stop();
+        }
+        self.join_job();
+    }
+}
+
+/// The position reached from `start` by `moves`, or why there is none.
+fn build_position(start: &StartPosition, moves: &[String]) -> Result<Position, String> {
+    let mut pos = match start {
+        StartPosition::StartPos => Position::startpos(),
+        StartPosition::Fen(fen) => Position::from_fen(fen).map_err(|e| e.to_string())?,
+    };
+    for (i, text) in moves.iter().enumerate() {
+        let mv = pos.parse_move(text).map_err(|e| {
+            let reason = match e {
+                MoveError::Syntax { reason, .. } => format!("malformed: {reason}"),
+                MoveError::Illegal { hint, .. } => format!("illegal in this position{hint}"),
+            };
+            format!("move {} {}: {reason}", i + 1, quote(text))
+        })?;
+        pos = pos.make_move(mv);
+    }
+    Ok(pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_built_or_explained() {
+        let pos = build_position(&StartPosition::StartPos, &["d2f4".into()]).unwrap();
+        assert_eq!(pos.side_to_move(), Color::Black);
+        let error = build_position(&StartPosition::StartPos, &["d2f4".into(), "d2f4".into()]).unwrap_err();
+        assert!(error.starts_with("move 2 'd2f4': illegal"), "{error}");
+        let error = build_position(&StartPosition::StartPos, &["zz".into()]).unwrap_err();
+        assert!(error.starts_with("move 1 'zz': malformed"), "{error}");
+        let error = build_position(&StartPosition::Fen("8/8 w".into()), &[]).unwrap_err();
+        assert!(error.contains("ranks"), "{error}");
+    }
+}

@@ -1,0 +1,227 @@
+//! The engine's options: their table (printed by `uci`/`ugi`), their current values, and the
+//! validation of `setoption`.
+//!
+//! Validation is pure: [`Options::check`] turns a `setoption` name and value into a
+//! [`Change`] or a one-line error, and [`Options::apply`] records it. The engine loop then does
+//! what a change needs (resize the table, restart the threads); this module knows nothing of
+//! the search. Names are matched ignoring case (the UCI specification asks for it), spaces and
+//! underscores, so `hash` (as the cutegames runner sends it), `Move Overhead` (Stockfish's
+//! spelling) and `MoveOverhead` all work.
+
+use super::command::quote;
+use std::time::Duration;
+
+/// The default transposition-table size in MiB.
+pub const DEFAULT_HASH_MIB: usize = 64;
+/// The largest table the option accepts, in MiB (also limited by the memory available).
+pub const MAX_HASH_MIB: usize = 65_536;
+/// The most search threads the option accepts.
+pub const MAX_THREADS: usize = 256;
+/// The default move overhead in milliseconds.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 30;
+/// The largest move overhead the option accepts, in milliseconds.
+pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
+/// The variants `UCI_Variant` offers.
+pub const VARIANTS: [&str; 1] = ["impasse"];
+
+/// The current value of every option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// `Hash`: the transposition-table size in MiB.
+    pub hash_mib: usize,
+    /// `Threads`: search threads.
+    pub threads: usize,
+    /// `MoveOverhead`: subtracted from every time budget.
+    pub move_overhead: Duration,
+    /// `Ponder`: whether the GUI may send `go ponder` (informative; pondering works anyway).
+    pub ponder: bool,
+    /// `UCI_Variant`: the game (only Impasse for now).
+    pub variant: &'static str,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            hash_mib: DEFAULT_HASH_MIB,
+            threads: 1,
+            move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
+            ponder: false,
+            variant: VARIANTS[0],
+        }
+    }
+}
+
+/// A valid `setoption`, ready to apply.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Change {
+    /// Resize the transposition table (its contents are lost).
+    Hash(usize),
+    /// Change the number of search threads.
+    Threads(usize),
+    /// Change the move overhead.
+    MoveOverhead(Duration),
+    /// Set the `Ponder` flag.
+    Ponder(bool),
+    /// Select a variant.
+    Variant(&'static str),
+    /// The `Clear Hash` button: forget the table and histories.
+    ClearHash,
+}
+
+impl Change {
+    /// True when applying the change needs the searcher (so it must wait for a search to end).
+    pub fn needs_searcher(self) -> bool {
+        matches!(self, Change::Hash(_) | Change::Threads(_) | Change::ClearHash)
+    }
+}
+
+impl Options {
+    /// The `option ...` lines of the handshake, one per option.
+    pub fn declarations() -> Vec<String> {
+        vec![
+            format!("option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"),
+            format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
+            format!(
+                "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
+            ),
+            "option name Ponder type check default false".to_string(),
+            format!("option name UCI_Variant type combo default {0} var {0}", VARIANTS[0]),
+            "option name Clear Hash type button".to_string(),
+        ]
+    }
+
+    /// Validates `setoption name NAME [value VALUE]`.
+    pub fn check(name: &str, value: Option<&str>) -> Result<Change, String> {
+        let key: String =
+            name.chars().filter(|c| *c != ' ' && *c != '_').flat_map(char::to_lowercase).collect();
+        let value = value.map(str::trim);
+        match key.as_str() {
+            "hash" => {
+                let mib = spin("Hash", value, 1, MAX_HASH_MIB as u64)? as usize;
+                check_memory(mib)?;
+                Ok(Change::Hash(mib))
+            }
+            "threads" => Ok(Change::Threads(spin("Threads", value, 1, MAX_THREADS as u64)? as usize)),
+            "moveoverhead" => Ok(Change::MoveOverhead(Duration::from_millis(spin(
+                "MoveOverhead",
+                value,
+                0,
+                MAX_MOVE_OVERHEAD_MS,
+            )?))),
+            "ponder" => match value.map(str::to_ascii_lowercase).as_deref() {
+                Some("true") => Ok(Change::Ponder(true)),
+                Some("false") => Ok(Change::Ponder(false)),
+                Some(other) => Err(format!("Ponder: value {} is not 'true' or 'false'", quote(other))),
+                None => Err("Ponder: a value is required ('true' or 'false')".to_string()),
+            },
+            "ucivariant" => {
+                let Some(value) = value else {
+                    return Err(format!("UCI_Variant: a value is required ({})", VARIANTS.join(", ")));
+                };
+                VARIANTS
+                    .iter()
+                    .find(|v| v.eq_ignore_ascii_case(value))
+                    .map(|v| Change::Variant(v))
+                    .ok_or_else(|| {
+                        format!(
+                            "UCI_Variant: unsupported variant {} (supported: {})",
+                            quote(value),
+                            VARIANTS.join(", ")
+                        )
+                    })
+            }
+            "clearhash" => Ok(Change::ClearHash),
+            _ => Err(format!(
+                "unknown option {} (options: Hash, Threads, MoveOverhead, Ponder, UCI_Variant, Clear Hash)",
+                quote(name)
+            )),
+        }
+    }
+
+    /// Records a change (the caller does the work the change needs).
+    pub fn apply(&mut self, change: Change) {
+        match change {
+            Change::Hash(mib) => self.hash_mib = mib,
+            Change::Threads(n) => self.threads = n,
+            Change::MoveOverhead(d) => self.move_overhead = d,
+            Change::Ponder(on) => self.ponder = on,
+            Change::Variant(v) => self.variant = v,
+            Change::ClearHash => {}
+        }
+    }
+}
+
+/// A spin value in `min..=max`.
+fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, String> {
+    let Some(text) = value.filter(|v| !v.is_empty()) else {
+        return Err(format!("{name}: a value is required (a whole number from {min} to {max})"));
+    };
+    match text.parse::<u64>() {
+        Ok(n) if (min..=max).contains(&n) => Ok(n),
+        Ok(_) => Err(format!("{name}: value {} is out of range {min}..{max}", quote(text))),
+        Err(_)
+            if text.starts_with('-') && text[1..].chars().all(|c| c.is_ascii_digit()) && text.len() > 1 =>
+        {
+            Err(format!("{name}: value {} is out of range {min}..{max}", quote(text)))
+        }
+        Err(_) => Err(format!("{name}: value {} is not a whole number from {min} to {max}", quote(text))),
+    }
+}
+
+/// Refuses a table larger than the memory the system has available (Linux `/proc/meminfo`;
+/// elsewhere no check): filling it would get the engine killed, not merely slow it down.
+fn check_memory(mib: usize) -> Result<(), String> {
+    match available_memory_mib() {
+        Some(available) if mib > available => Err(format!(
+            "Hash: {mib} MiB is more than the memory available ({available} MiB); choose a smaller table"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `MemAvailable` of `/proc/meminfo` in MiB, if the system has it.
+fn available_memory_mib() -> Option<usize> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib / 1024)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_ignore_case_spaces_and_underscores() {
+        assert_eq!(Options::check("hash", Some("16")), Ok(Change::Hash(16)));
+        assert_eq!(Options::check("HASH", Some(" 16 ")), Ok(Change::Hash(16)));
+        assert_eq!(Options::check("Threads", Some("2")), Ok(Change::Threads(2)));
+        assert_eq!(Options::check("Move Overhead", Some("0")), Ok(Change::MoveOverhead(Duration::ZERO)));
+        assert_eq!(Options::check("uci_variant", Some("Impasse")), Ok(Change::Variant("impasse")));
+        assert_eq!(Options::check("Clear Hash", None), Ok(Change::ClearHash));
+        assert_eq!(Options::check("Ponder", Some("TRUE")), Ok(Change::Ponder(true)));
+    }
+
+    #[test]
+    fn bad_values_are_explained() {
+        let error = |name: &str, value: Option<&str>| Options::check(name, value).unwrap_err();
+        assert!(error("Hash", Some("0")).contains("out of range 1..65536"));
+        assert!(error("Hash", Some("-5")).contains("out of range"));
+        assert!(error("Hash", Some("lots")).contains("not a whole number"));
+        assert!(error("Hash", None).contains("a value is required"));
+        assert!(error("Threads", Some("257")).contains("out of range 1..256"));
+        assert!(error("MoveOverhead", Some("5001")).contains("out of range 0..5000"));
+        assert!(error("Ponder", Some("yes")).contains("not 'true' or 'false'"));
+        assert!(error("UCI_Variant", Some("chess")).contains("unsupported variant 'chess'"));
+        assert!(error("Contempt", Some("3")).starts_with("unknown option 'Contempt'"));
+    }
+
+    #[test]
+    fn declarations_match_the_defaults() {
+        let lines = Options::declarations();
+        assert_eq!(lines.len(), 6);
+        assert!(lines.iter().all(|l| l.starts_with("option name ")));
+        let options = Options::default();
+        assert_eq!((options.hash_mib, options.threads, options.variant), (64, 1, "impasse"));
+    }
+}

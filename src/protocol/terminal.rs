@@ -1,0 +1,115 @@
+//! The extensions for people at a terminal: `perft N` and `bench [D]` (`d` is
+//! [`super::output::board_lines`]).
+//!
+//! Both run on the engine loop's thread but can be interrupted: they poll the `stop` flag of
+//! their [`SearchControl`], which the input thread raises on `stop`, `quit` or end of input, so
+//! that a `perft 20` typed by mistake never makes the engine deaf. They reuse the tools of
+//! `steere perft` and `steere bench` and print the same lines, so the protocol's `bench` gives
+//! the same search signature (total node count) as the command line.
+
+use super::output::Output;
+use crate::impasse::Position;
+use crate::search::{Limits, SearchControl, Searcher};
+use crate::tools::{bench, perft};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// Below this depth a perft is counted in one go (a few milliseconds at most); above it, the
+/// count is split so that the stop flag is polled between subtrees.
+const UNINTERRUPTED_PERFT_DEPTH: u32 = 4;
+
+/// `perft N`: one `MOVE COUNT` line per legal move (sorted by move text), then
+/// `nodes N time MS nps X`. Returns `None` if stopped.
+pub fn perft_lines(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<Vec<String>> {
+    let start = Instant::now();
+    let mut lines = Vec::new();
+    let mut total = 0;
+    if depth == 0 {
+        total = 1;
+    } else {
+        let mut rows: Vec<(String, u64)> = Vec::new();
+        for &mv in pos.legal_moves().iter() {
+            let count = stoppable_perft(&pos.make_move(mv), depth - 1, stop)?;
+            rows.push((mv.to_string(), count));
+        }
+        rows.sort();
+        for (mv, count) in rows {
+            total += count;
+            lines.push(format!("{mv} {count}"));
+        }
+    }
+    lines.push(perft::summary_line(total, start.elapsed()));
+    Some(lines)
+}
+
+/// [`perft::perft`] that gives up (`None`) once `stop` is raised.
+fn stoppable_perft(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Relaxed) {
+        return None;
+    }
+    if depth <= UNINTERRUPTED_PERFT_DEPTH {
+        return Some(perft::perft(pos, depth));
+    }
+    let mut total = 0;
+    for &mv in pos.legal_moves().iter() {
+        total += stoppable_perft(&pos.make_move(mv), depth - 1, stop)?;
+    }
+    Some(total)
+}
+
+/// The table size of `bench`, as `steere bench` (it is part of the signature).
+const BENCH_HASH_MIB: usize = 16;
+
+/// `bench [D]`: searches every bench position to depth `depth` on one thread with a fresh
+/// 16 MiB table, printing `position I/N bestmove M score S nodes N time MS fen F` per position
+/// and `nodes N time MS nps X` at the end, as `steere bench` does. Returns false if stopped.
+pub fn bench(depth: u32, control: &SearchControl, out: &Output) -> bool {
+    let positions = bench::positions();
+    let mut searcher = Searcher::<Position>::new(BENCH_HASH_MIB, 1);
+    let limits = Limits { depth: Some(depth), ..Limits::default() };
+    let (mut nodes, mut time) = (0, Duration::ZERO);
+    for (i, pos) in positions.iter().enumerate() {
+        searcher.new_game();
+        let start = Instant::now();
+        let result = searcher.search(pos, &limits, control, &mut |_| {});
+        if control.stop.load(Relaxed) {
+            return false;
+        }
+        let elapsed = start.elapsed();
+        let best = result.best_move.map_or("(none)".to_string(), |m| m.to_string());
+        out.line(&format!(
+            "position {}/{} bestmove {best} score {} nodes {} time {} fen {}",
+            i + 1,
+            positions.len(),
+            result.score,
+            result.nodes,
+            elapsed.as_millis(),
+            pos.to_fen()
+        ));
+        nodes += result.nodes;
+        time += elapsed;
+    }
+    out.line(&perft::summary_line(nodes, time));
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perft_divides_and_sums() {
+        let stop = AtomicBool::new(false);
+        let lines = perft_lines(&Position::startpos(), 2, &stop).unwrap();
+        assert_eq!(lines.len(), 23);
+        assert!(lines[22].starts_with("nodes 492 "));
+        let lines = perft_lines(&Position::startpos(), 0, &stop).unwrap();
+        assert!(lines[0].starts_with("nodes 1 "));
+    }
+
+    #[test]
+    fn a_stopped_perft_gives_up() {
+        let stop = AtomicBool::new(true);
+        assert_eq!(perft_lines(&Position::startpos(), 9, &stop), None);
+    }
+}

@@ -1,0 +1,331 @@
+//! The search: parallel iterative-deepening alpha-beta over any [`Game`].
+//!
+//! The scheme, room by room:
+//! - [`Searcher`] (this file) owns the long-lived state (the transposition table and the
+//!   per-thread ordering tables) and runs one search per call of [`Searcher::search`];
+//! - `threads.rs`: Lazy SMP, every thread searching the same root and sharing the table;
+//! - `negamax.rs`: iterative deepening with aspiration windows over principal-variation
+//!   alpha-beta (negamax form), the worker that one thread runs;
+//! - `ordering.rs`: move ordering (TT move, forcing moves, killers, history);
+//! - [`tt`]: the lock-free transposition table; [`time`]: time management.
+//!
+//! **Scores.** Internally a score is an `i32` from the side to move's point of view. Heuristic
+//! scores (the game's evaluation) are clamped to +-[`EVAL_LIMIT`]; a proven win in `p` plies is
+//! `WIN - p`, a proven loss in `p` plies `-(WIN - p)`, so a shorter win is a higher score and a
+//! longer resistance a less bad loss. [`Score`] is the public form. Proven scores are stored in
+//! the transposition table relative to the node, not the root ([`score_to_tt`]), so an entry is
+//! valid wherever the position recurs in the tree.
+//!
+//! The search knows games only through the [`Game`] trait, contains no rule of any game, and
+//! never prints: progress goes to the `on_info` callback.
+
+mod negamax;
+mod ordering;
+mod threads;
+pub mod time;
+pub mod tt;
+
+use crate::game::Game;
+use std::fmt;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use tt::TranspositionTable;
+
+/// The score of a win in 0 plies: a finished game won by the side to move.
+pub const WIN: i32 = 30_000;
+/// The deepest ply the search reaches (it has no extensions, so this is also the deepest
+/// iteration, minus a margin).
+pub const MAX_PLY: usize = 128;
+/// The deepest iteration of the iterative deepening.
+pub const MAX_DEPTH: u32 = MAX_PLY as u32 - 8;
+/// Heuristic scores are clamped to +-EVAL_LIMIT, far from any proven score.
+pub const EVAL_LIMIT: i32 = 20_000;
+/// Scores at least this far from zero are proven results (wins or losses in at most
+/// `WIN - PROVEN` plies, which no search reaches).
+const PROVEN: i32 = WIN - 2_000;
+/// Above every score.
+const INFINITY: i32 = WIN + 1;
+
+/// True for the score of a proven win or loss.
+#[inline(always)]
+const fn is_proven(score: i32) -> bool {
+    score >= PROVEN || score <= -PROVEN
+}
+
+/// Converts a score at `ply` from the root to the form stored in the transposition table:
+/// proven scores count their plies from the node instead of the root.
+#[inline(always)]
+pub const fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= PROVEN {
+        score + ply as i32
+    } else if score <= -PROVEN {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// The inverse of [`score_to_tt`]: a stored score read at `ply` from the root.
+#[inline(always)]
+pub const fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= PROVEN {
+        score - ply as i32
+    } else if score <= -PROVEN {
+        score + ply as i32
+    } else {
+        score
+    }
+}
+
+/// A search score from the point of view of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Score {
+    /// An estimate from the evaluation, in the game's unit (Impasse: hundredths of a checker).
+    Heuristic(i32),
+    /// A proven win: the side to move wins after this many plies (moves of either side) with
+    /// best play; `Win(1)` is a winning move now.
+    Win(u32),
+    /// A proven loss: with best play the opponent wins after this many plies; `Loss(0)` is a
+    /// finished game, `Loss(2)` a loss whatever the side to move plays now.
+    Loss(u32),
+}
+
+impl Score {
+    /// The public form of an internal score.
+    pub fn from_internal(score: i32) -> Score {
+        if score >= PROVEN {
+            Score::Win((WIN - score) as u32)
+        } else if score <= -PROVEN {
+            Score::Loss((WIN + score) as u32)
+        } else {
+            Score::Heuristic(score)
+        }
+    }
+
+    /// The internal form (see the module docs).
+    pub fn to_internal(self) -> i32 {
+        match self {
+            Score::Heuristic(s) => s,
+            Score::Win(p) => WIN - p as i32,
+            Score::Loss(p) => -(WIN - p as i32),
+        }
+    }
+
+    /// True for a proven win or loss.
+    pub fn is_proven(self) -> bool {
+        !matches!(self, Score::Heuristic(_))
+    }
+
+    /// The UCI `score mate M` value, in moves of the side to move: a win in `p` plies is
+    /// `mate (p + 1) / 2` (the winner makes `(p + 1) / 2` of the `p` moves), a loss in `p` plies
+    /// is `mate -(p / 2)` (the loser makes `p / 2` of them; a finished game is `mate 0`).
+    /// `None` for a heuristic score (`score cp X` in UCI).
+    pub fn uci_mate(self) -> Option<i32> {
+        match self {
+            Score::Heuristic(_) => None,
+            Score::Win(p) => Some((p as i32 + 1) / 2),
+            Score::Loss(p) => Some(-(p as i32 / 2)),
+        }
+    }
+}
+
+impl fmt::Display for Score {
+    /// `cp 35` for a heuristic score, `win 7` / `loss 6` for proven ones (in plies).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Score::Heuristic(s) => write!(f, "cp {s}"),
+            Score::Win(p) => write!(f, "win {p}"),
+            Score::Loss(p) => write!(f, "loss {p}"),
+        }
+    }
+}
+
+/// The side to move's clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// Time left on the clock.
+    pub time: Duration,
+    /// Time added after each move.
+    pub increment: Duration,
+    /// Moves to play until the next time control, if the control has one.
+    pub moves_to_go: Option<u32>,
+}
+
+/// What ends a search. Every limit given applies (the first one reached ends the search).
+/// With no limit at all (the `Default`), the search runs until [`SearchControl::stop`] is set
+/// or [`MAX_DEPTH`] is completed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Complete at most this many iterations (plies). The first iteration always completes.
+    pub depth: Option<u32>,
+    /// Stop after about this many nodes (checked every 1024 nodes, and between iterations).
+    pub nodes: Option<u64>,
+    /// Think exactly this long (minus `move_overhead`).
+    pub movetime: Option<Duration>,
+    /// Budget the time from the side to move's clock (see [`time`]).
+    pub clock: Option<Clock>,
+    /// Search until stopped: every other limit is ignored, and the search does not return
+    /// before [`SearchControl::stop`] is set, even when it has nothing more to search.
+    pub infinite: bool,
+    /// Subtracted from every time budget for the delay between the engine and the clock.
+    pub move_overhead: Duration,
+}
+
+/// Flags shared between the search and its driver (the protocol), typically in an `Arc`.
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    /// Set to end the search as soon as possible (within a few milliseconds); the search then
+    /// still returns its best move so far.
+    pub stop: AtomicBool,
+    /// While true, time limits are not applied and the search does not return before it is
+    /// cleared (ponderhit) or `stop` is set; when it is cleared, the time budget starts from
+    /// that moment.
+    pub pondering: AtomicBool,
+}
+
+impl SearchControl {
+    /// Flags for a search that is not pondering and not stopped.
+    pub fn new() -> SearchControl {
+        SearchControl::default()
+    }
+}
+
+/// Progress of a search, reported once per completed iteration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo<M> {
+    /// The completed iteration (nominal depth in plies).
+    pub depth: u32,
+    /// The deepest ply reached in it.
+    pub seldepth: u32,
+    /// The score of the best move.
+    pub score: Score,
+    /// Nodes searched so far by all threads (those of helper threads up to the last 1024).
+    pub nodes: u64,
+    /// Nodes per second so far.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Transposition-table fill in permille.
+    pub hashfull: u32,
+    /// The principal variation: the best move and the expected replies.
+    pub pv: Vec<M>,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The move to play; `None` only when the game is over.
+    pub best_move: Option<M>,
+    /// Its score (for a finished game: `Loss(0)`, or `Win(0)`/`Heuristic(0)` for games that can
+    /// end so).
+    pub score: Score,
+    /// The last completed iteration (0 if the game is over).
+    pub depth: u32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// The principal variation of the last completed iteration.
+    pub pv: Vec<M>,
+    /// The expected reply, to ponder on.
+    pub ponder: Option<M>,
+}
+
+/// Switches for the search's selective techniques, so that a match can measure each against
+/// its absence. [`SearchParams::default`] is the engine's choice, backed by such matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Late-move reductions: search late, quiet moves less deep first.
+    pub lmr: bool,
+    /// Reverse futility pruning: at shallow depth, trust a static evaluation far above beta.
+    pub rfp: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+}
+
+impl Default for SearchParams {
+    fn default() -> SearchParams {
+        SearchParams { lmr: true, rfp: true, aspiration: true }
+    }
+}
+
+/// A searcher: the transposition table, the per-thread ordering tables and the thread count,
+/// kept from search to search (a game's searches help each other through the table).
+pub struct Searcher<G: Game> {
+    tt: TranspositionTable,
+    tables: Vec<ordering::OrderingTables<G>>,
+    threads: usize,
+    params: SearchParams,
+}
+
+impl<G: Game> Searcher<G> {
+    /// A searcher with a `hash_mib` MiB transposition table and `threads` search threads (at
+    /// least one).
+    pub fn new(hash_mib: usize, threads: usize) -> Searcher<G> {
+        let mut searcher = Searcher {
+            tt: TranspositionTable::new(hash_mib),
+            tables: Vec::new(),
+            threads: 1,
+            params: SearchParams::default(),
+        };
+        searcher.set_threads(threads);
+        searcher
+    }
+
+    /// Resizes the transposition table to `mib` MiB (its contents are lost).
+    pub fn set_hash(&mut self, mib: usize) {
+        self.tt = TranspositionTable::new(mib);
+    }
+
+    /// Sets the number of search threads (at least one).
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.max(1);
+        self.tables.resize_with(self.threads, ordering::OrderingTables::new);
+    }
+
+    /// The number of search threads.
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// Sets the selective techniques in use (for measurements; the default is the engine's).
+    pub fn set_params(&mut self, params: SearchParams) {
+        self.params = params;
+    }
+
+    /// Forgets everything learnt: clears the transposition table and the histories. After this,
+    /// a one-thread search to a fixed depth or node count is exactly reproducible.
+    pub fn new_game(&mut self) {
+        self.tt.clear(self.threads);
+        self.tables.iter_mut().for_each(ordering::OrderingTables::clear);
+    }
+
+    /// The transposition table's fill in permille (entries of the last search).
+    pub fn hashfull(&self) -> u32 {
+        self.tt.hashfull()
+    }
+
+    /// Searches `pos` within `limits` until a limit is reached or `control.stop` is set, calling
+    /// `on_info` (from the calling thread) after each completed iteration. Always returns a
+    /// result; its best move is legal and present unless the game is over.
+    pub fn search(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    ) -> SearchResult<G::Move> {
+        self.tt.new_search();
+        let result = if let Some(outcome) = pos.outcome() {
+            let score = match outcome {
+                crate::game::Outcome::Loss => Score::Loss(0),
+                crate::game::Outcome::Win => Score::Win(0),
+                crate::game::Outcome::Draw => Score::Heuristic(0),
+            };
+            SearchResult { best_move: None, score, depth: 0, nodes: 0, pv: Vec::new(), ponder: None }
+        } else {
+            let tables = &mut self.tables[..self.threads];
+            threads::run(pos, &self.tt, tables, limits, control, self.params, on_info)
+        };
+        threads::wait_for_release(limits, control);
+        result
+    }
+}

@@ -1,0 +1,484 @@
+//! The worker of one search thread: iterative deepening, aspiration windows and
+//! principal-variation alpha-beta in negamax form.
+//!
+//! - **Iterative deepening** searches depth 1, 2, 3, ... so that a move is always ready, and
+//!   each iteration is ordered by the previous one (its best move first at the root, its
+//!   transposition-table moves and history below).
+//! - **Aspiration windows**: from depth 4 on, an iteration first searches a narrow window
+//!   around the previous score and widens it (by 1.5x steps) only on failure; proven scores get
+//!   the full window.
+//! - **Principal-variation search** (Marsland and Campbell, 1982; "NegaScout", Reinefeld, 1983):
+//!   the first move of a node gets the full window, the others a null window that only proves
+//!   them worse, re-searched with the full window when that proof fails.
+//! - **Transposition table** cutoffs at non-PV nodes, when the stored depth suffices or the
+//!   stored score is a proven result on the right side of the window (a proof holds at any
+//!   depth).
+//! - **Mate-distance pruning**: a node at ply `p` can neither win faster than in 1 ply nor lose
+//!   faster than now, so the window is narrowed to `[-(WIN - p), WIN - p - 1]`.
+//! - **Late-move reductions** (see [`reduction`]): quiet moves late in the ordering are first
+//!   searched one or more plies shallower; one that unexpectedly beats alpha is searched again
+//!   at full depth. Never in a window where a proven result is being sharpened (alpha already a
+//!   proven win, or beta a proven loss), so that the shortest win is found and reported.
+//! - **Reverse futility pruning** (static null-move pruning), optional: at depth <= 3 of a
+//!   non-PV node, a static evaluation beyond beta by a depth-scaled margin is trusted.
+//!
+//! There is no quiescence search: a game of Impasse has no captures, and the evaluation of a
+//! quiet race position is as stable one ply later as now.
+
+use super::ordering::{OrderingTables, SELECT_FIRST, is_plain, pick, sort_rest};
+use super::threads::Shared;
+use super::time::TimeManager;
+use super::tt::Bound;
+use super::{
+    EVAL_LIMIT, INFINITY, MAX_DEPTH, MAX_PLY, PROVEN, Score, SearchInfo, SearchResult, WIN, is_proven,
+    score_from_tt, score_to_tt,
+};
+use crate::game::{Game, Outcome};
+use std::sync::OnceLock;
+use std::sync::atomic::Ordering::Relaxed;
+
+/// Nodes between two looks at the clock, stop flag and shared node counter (about 0.2 ms).
+pub const POLL_INTERVAL: u64 = 1024;
+/// Initial half-width of an aspiration window, in evaluation units.
+const ASPIRATION_DELTA: i32 = 25;
+/// Reverse futility margin per ply of remaining depth.
+const RFP_MARGIN: i32 = 80;
+
+/// The late-move reduction for the `index`-th move (0-based) at `depth`: about
+/// `0.75 + ln(depth) ln(index) / 2.25` plies (the logarithmic formula of Stockfish and many
+/// engines since: deep nodes and late moves are reduced most). Tabulated once.
+#[inline]
+fn reduction(depth: i32, index: usize) -> i32 {
+    static TABLE: OnceLock<[[u8; 64]; 64]> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = [[0; 64]; 64];
+        for (d, row) in t.iter_mut().enumerate().skip(1) {
+            for (i, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.75 + (d as f32).ln() * (i as f32).ln() / 2.25) as u8;
+            }
+        }
+        t
+    });
+    i32::from(table[depth.clamp(0, 63) as usize][index.min(63)])
+}
+
+/// The main thread's progress callback.
+type Reporter<'r, M> = &'r mut dyn FnMut(&SearchInfo<M>);
+
+/// The search of one thread.
+pub struct Worker<'a, G: Game> {
+    shared: &'a Shared<'a>,
+    tables: &'a mut OrderingTables<G>,
+    /// 0 for the main thread.
+    id: usize,
+    /// The main thread's clock.
+    time: Option<TimeManager>,
+    /// Nodes not yet added to the shared counter.
+    pending: u64,
+    /// The deepest ply reached in the current iteration.
+    seldepth: usize,
+    /// Set when the search must unwind; results from then on are discarded.
+    stopped: bool,
+    /// The depth of the current iteration.
+    root_depth: i32,
+    /// The root moves, best first.
+    root_moves: Vec<G::Move>,
+    /// Triangular principal-variation table: `pv[ply]` is the best line found from `ply`.
+    pv: Vec<Vec<G::Move>>,
+    /// Sort-key buffers, one per ply (taken out while a node uses it).
+    keys: Vec<Vec<i32>>,
+}
+
+impl<'a, G: Game> Worker<'a, G> {
+    /// The worker of thread `id` (0 = main, which alone applies the limits).
+    pub fn new(shared: &'a Shared<'a>, tables: &'a mut OrderingTables<G>, id: usize) -> Worker<'a, G> {
+        let pondering = shared.control.pondering.load(Relaxed);
+        tables.clear_killers();
+        Worker {
+            shared,
+            tables,
+            id,
+            time: (id == 0).then(|| TimeManager::new(shared.limits, pondering)),
+            pending: 0,
+            seldepth: 0,
+            stopped: false,
+            root_depth: 0,
+            root_moves: Vec::new(),
+            pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
+            keys: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
+        }
+    }
+
+    /// Iterative deepening on `pos` (not finished) until the limits or the abort flag end it.
+    /// Only the main thread passes `on_info`.
+    pub fn iterate(&mut self, pos: &G, mut on_info: Option<Reporter<'_, G::Move>>) -> SearchResult<G::Move> {
+        let main = self.id == 0;
+        let limits = self.shared.limits;
+        self.order_root_moves(pos);
+        let max_depth = match limits.depth {
+            Some(d) if main && !limits.infinite => d.clamp(1, MAX_DEPTH),
+            _ => MAX_DEPTH,
+        };
+        // (score, depth, pv) of the last completed iteration.
+        let mut completed: Option<(i32, u32, Vec<G::Move>)> = None;
+        let mut stable_proven = 0;
+        for depth in 1..=max_depth {
+            if depth > 1 && (self.shared.abort.load(Relaxed) || (main && !self.may_start_iteration())) {
+                break;
+            }
+            // Odd helpers work one ply ahead (see threads.rs).
+            let depth = if self.id % 2 == 1 { (depth + 1).min(MAX_DEPTH) } else { depth };
+            self.root_depth = depth as i32;
+            self.seldepth = 0;
+            let previous = completed.as_ref().map(|c| c.0);
+            let score = self.aspiration(pos, depth as i32, previous);
+            if self.stopped {
+                break;
+            }
+            let mut pv = self.pv[0].clone();
+            if pv.first() != Some(&self.root_moves[0]) {
+                pv = vec![self.root_moves[0]];
+            }
+            stable_proven = if is_proven(score) && previous == Some(score) { stable_proven + 1 } else { 0 };
+            completed = Some((score, depth, pv));
+            if !main {
+                continue;
+            }
+            self.flush_nodes();
+            if let (Some(report), Some((score, depth, pv))) = (on_info.as_mut(), &completed) {
+                let time = self.shared.start.elapsed();
+                let nodes = self.shared.nodes.load(Relaxed);
+                report(&SearchInfo {
+                    depth: *depth,
+                    seldepth: self.seldepth as u32,
+                    score: Score::from_internal(*score),
+                    nodes,
+                    nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
+                    time,
+                    hashfull: self.shared.tt.hashfull(),
+                    pv: pv.clone(),
+                });
+            }
+            // Under a clock, stop early when there is nothing to think about: a single legal
+            // move, or a proven result that two iterations in a row agree on, searched at
+            // least as deep as its length (no shorter win can hide below that depth).
+            let managed = self.time.as_ref().is_some_and(|t| t.is_managed() && !t.is_pondering());
+            let plies = (WIN - score.abs()) as u32;
+            if managed && (self.root_moves.len() == 1 || (stable_proven >= 1 && depth >= plies)) {
+                break;
+            }
+        }
+        self.flush_nodes();
+        let (score, depth, pv) = completed.unwrap_or_else(|| (0, 0, vec![self.root_moves[0]]));
+        SearchResult {
+            best_move: pv.first().copied(),
+            score: Score::from_internal(score),
+            depth,
+            nodes: 0,
+            ponder: pv.get(1).copied(),
+            pv,
+        }
+    }
+
+    /// Fills `root_moves` with the legal moves of `pos`, ordered as an interior node would be.
+    fn order_root_moves(&mut self, pos: &G) {
+        let mut list = pos.legal_moves();
+        let moves = list.as_mut();
+        let tt_code = self.shared.tt.probe(pos.hash()).and_then(|e| e.move_code);
+        let mut keys = vec![0; moves.len()];
+        self.tables.score_moves(pos, moves, tt_code, 0, &mut keys);
+        self.root_moves = (0..moves.len()).map(|i| pick(moves, &mut keys, i)).collect();
+        assert!(!self.root_moves.is_empty(), "the search needs an unfinished position");
+    }
+
+    /// True when the main thread may start another iteration.
+    fn may_start_iteration(&mut self) -> bool {
+        let control = self.shared.control;
+        if control.stop.load(Relaxed) {
+            return false;
+        }
+        if let Some(limit) = self.shared.limits.nodes
+            && !self.shared.limits.infinite
+            && self.shared.nodes.load(Relaxed) >= limit
+        {
+            return false;
+        }
+        let tm = self.time.as_mut().expect("the main thread has a clock");
+        if !control.pondering.load(Relaxed) {
+            tm.ponderhit();
+        }
+        tm.may_start_iteration()
+    }
+
+    /// One iteration, first within an aspiration window around `previous`.
+    fn aspiration(&mut self, pos: &G, depth: i32, previous: Option<i32>) -> i32 {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = match previous {
+            Some(p) if self.shared.params.aspiration && depth >= 4 && !is_proven(p) => {
+                ((p - delta).max(-INFINITY), (p + delta).min(INFINITY))
+            }
+            _ => (-INFINITY, INFINITY),
+        };
+        loop {
+            let score = self.root(pos, depth, alpha, beta);
+            if self.stopped {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                // Keep the root's result too: a later search of the same position (a longer
+                // analysis, a ponder miss) then starts from this move.
+                let code = Some(G::move_code(self.root_moves[0]));
+                self.shared.tt.store(pos.hash(), code, score_to_tt(score, 0), None, depth, Bound::Exact);
+                return score;
+            }
+            delta += delta / 2;
+            // Near proven scores a narrow window only wastes re-searches.
+            if alpha <= -PROVEN {
+                alpha = -INFINITY;
+            }
+            if beta >= PROVEN {
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// The root node: PVS over the root moves; a move that raises alpha moves to the front.
+    fn root(&mut self, pos: &G, depth: i32, mut alpha: i32, beta: i32) -> i32 {
+        self.pv[0].clear();
+        self.count_node();
+        let mut best = -INFINITY;
+        for i in 0..self.root_moves.len() {
+            let mv = self.root_moves[i];
+            let child = pos.make_move(mv);
+            self.pv[1].clear();
+            let score = if i == 0 {
+                -self.negamax::<true>(&child, depth - 1, -beta, -alpha, 1)
+            } else {
+                let mut s = -self.negamax::<false>(&child, depth - 1, -alpha - 1, -alpha, 1);
+                if s > alpha && s < beta && !self.stopped {
+                    s = -self.negamax::<true>(&child, depth - 1, -beta, -alpha, 1);
+                }
+                s
+            };
+            if self.stopped {
+                return best;
+            }
+            best = best.max(score);
+            if score > alpha {
+                self.root_moves[..=i].rotate_right(1);
+                self.update_pv(0, mv);
+                if score >= beta {
+                    return score;
+                }
+                alpha = score;
+            }
+        }
+        best
+    }
+
+    /// Alpha-beta search of `pos` at `ply` from the root with `depth` plies to go. `PV` is true
+    /// for nodes on the principal variation (searched with an open window).
+    fn negamax<const PV: bool>(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if PV {
+            self.pv[ply].clear();
+        }
+        self.seldepth = self.seldepth.max(ply);
+        self.count_node();
+        if let Some(outcome) = pos.outcome() {
+            return match outcome {
+                Outcome::Loss => -WIN + ply as i32,
+                Outcome::Win => WIN - ply as i32,
+                Outcome::Draw => 0,
+            };
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        }
+        if self.stopped {
+            return 0;
+        }
+        // Mate-distance pruning: no result here can beat a win next ply or a loss now.
+        alpha = alpha.max(-WIN + ply as i32);
+        beta = beta.min(WIN - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = pos.hash();
+        let entry = self.shared.tt.probe(key);
+        let mut tt_code = None;
+        let mut eval = None;
+        if let Some(e) = entry {
+            tt_code = e.move_code;
+            eval = e.eval;
+            let s = score_from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s >= beta,
+                Bound::Upper => s <= alpha,
+            };
+            // A proven bound holds at any depth (a win found is a win; see tt.rs for bounds).
+            let proof = (s >= PROVEN && e.bound != Bound::Upper && s >= beta)
+                || (s <= -PROVEN && e.bound != Bound::Lower && s <= alpha);
+            if !PV && ((usable && e.depth >= depth) || proof) {
+                return s;
+            }
+        }
+        // The static evaluation is only needed for pruning; it is kept in the table when known.
+        if !PV && self.shared.params.rfp && depth <= 3 && !is_proven(beta) {
+            let e = *eval.get_or_insert_with(|| pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT));
+            if e - RFP_MARGIN * depth >= beta {
+                return e;
+            }
+        }
+
+        // Reductions would hide the shortest proven result while it is being sharpened.
+        let may_reduce = self.shared.params.lmr && depth >= 3 && alpha < PROVEN && beta > -PROVEN;
+        let mut list = pos.legal_moves();
+        let moves = list.as_mut();
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        keys.clear();
+        keys.resize(moves.len(), 0);
+        self.tables.score_moves(pos, moves, tt_code, ply, &mut keys);
+
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        for i in 0..moves.len() {
+            let mv = if i < SELECT_FIRST {
+                pick(moves, &mut keys, i)
+            } else {
+                if i == SELECT_FIRST {
+                    sort_rest(&mut moves[i..], &mut keys[i..]);
+                }
+                moves[i]
+            };
+            let child = pos.make_move(mv);
+            if PV {
+                // A scout search that fails high leaves no line: never copy a sibling's.
+                self.pv[ply + 1].clear();
+            }
+            let score = if i == 0 {
+                -self.negamax::<PV>(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let r = if may_reduce && i >= 2 + 2 * PV as usize && is_plain(keys[i]) {
+                    (reduction(depth, i) - PV as i32).clamp(0, depth - 2)
+                } else {
+                    0
+                };
+                let mut s = -self.negamax::<false>(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+                if s > alpha && r > 0 {
+                    s = -self.negamax::<false>(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if PV && s > alpha && s < beta {
+                    s = -self.negamax::<true>(&child, depth - 1, -beta, -alpha, ply + 1);
+                }
+                s
+            };
+            if self.stopped {
+                self.keys[ply] = keys;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    best_move = Some(mv);
+                    if PV {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        self.tables.record_cutoff(pos, mv, &moves[..i], depth, ply);
+                        break;
+                    }
+                    alpha = score;
+                }
+            }
+        }
+        self.keys[ply] = keys;
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let code = best_move.map(G::move_code);
+        self.shared.tt.store(key, code, score_to_tt(best, ply), eval, depth, bound);
+        best
+    }
+
+    /// `pv[ply]` becomes `mv` followed by `pv[ply + 1]`.
+    #[inline]
+    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Counts a node; every [`POLL_INTERVAL`] nodes, looks at the limits and the abort flag.
+    #[inline(always)]
+    fn count_node(&mut self) {
+        self.pending += 1;
+        if self.pending >= POLL_INTERVAL {
+            self.poll();
+        }
+    }
+
+    /// Adds the pending nodes to the shared counter.
+    fn flush_nodes(&mut self) {
+        self.shared.nodes.fetch_add(self.pending, Relaxed);
+        self.pending = 0;
+    }
+
+    /// The periodic check: the main thread applies the stop flag and the limits (never during
+    /// the first iteration, which must complete), every thread obeys the abort flag.
+    #[cold]
+    #[inline(never)]
+    fn poll(&mut self) {
+        self.flush_nodes();
+        let shared = self.shared;
+        if let Some(tm) = self.time.as_mut()
+            && self.root_depth > 1
+        {
+            if !shared.control.pondering.load(Relaxed) {
+                tm.ponderhit();
+            }
+            let limits = shared.limits;
+            let out_of_nodes =
+                !limits.infinite && limits.nodes.is_some_and(|n| shared.nodes.load(Relaxed) >= n);
+            if shared.control.stop.load(Relaxed) || out_of_nodes || tm.hard_expired() {
+                shared.abort.store(true, Relaxed);
+            }
+        }
+        if shared.abort.load(Relaxed) {
+            self.stopped = true;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reductions_grow_with_depth_and_move_number() {
+        assert_eq!(reduction(3, 2), 1);
+        assert!(reduction(10, 30) >= reduction(10, 5));
+        assert!(reduction(20, 20) >= reduction(5, 20));
+        assert!(reduction(63, 63) < 10);
+    }
+}

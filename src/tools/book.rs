@@ -1,0 +1,238 @@
+//! `steere book`: the opening book of `steere match` (`positions/openings.fen`).
+//!
+//! Engine matches start from varied, roughly balanced positions, each played twice with the
+//! colours swapped, so that the result measures the engines rather than one opening. The book
+//! is generated reproducibly:
+//! 1. **Sample**: random walks of `--plies` uniformly chosen legal moves from the start position,
+//!    driven by a SplitMix64 generator seeded with `--seed`; positions already seen are skipped
+//!    (an exact `FxHashSet<Position>`), until `--count` x [`CANDIDATES_PER_POSITION`] distinct
+//!    candidates or [`ATTEMPTS_PER_POSITION`] x `--count` walks.
+//! 2. **Filter**: each candidate, in order, is searched by `steere`'s own search with one thread
+//!    to `--depth` from a cleared table, which is deterministic (the same nodes in the same
+//!    order on every machine and run); it is kept when the score is heuristic (no proven win)
+//!    and at most `--max-score` hundredths of a checker from zero.
+//! 3. **Write**: the first `--count` positions kept, one FEN per line, in order, after a `#`
+//!    header that names the exact command. `--threads` searches candidates in parallel without
+//!    changing the output: each search is independent and the order is kept.
+//!
+//! The output depends on the search and evaluation: regenerate the book after changing them.
+//! The book of the repository is compiled into the binary ([`BUILT_IN`]) as the default of
+//! `steere match`, so the runner works from any directory.
+
+use crate::impasse::Position;
+use crate::search::{Limits, Score, SearchControl, Searcher};
+use rayon::prelude::*;
+use rustc_hash::FxHashSet;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// The repository's book, `positions/openings.fen`, as compiled into the binary.
+pub const BUILT_IN: &str = include_str!("../../positions/openings.fen");
+
+/// Candidates sampled per position wanted (the balance filter rejects some).
+pub const CANDIDATES_PER_POSITION: usize = 4;
+/// Random walks tried per position wanted before giving up on finding new candidates.
+pub const ATTEMPTS_PER_POSITION: usize = 50;
+/// The hash table of each balance search, in MiB.
+const HASH_MIB: usize = 16;
+
+/// `steere book`: generate an opening book.
+#[derive(clap::Args, Clone, Debug)]
+pub struct BookArgs {
+    /// Random plies from the start position to each opening.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=40))]
+    pub plies: u32,
+    /// Openings to write.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub count: u64,
+    /// Seed of the random walks.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Depth of the balance search (one thread, deterministic).
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
+    pub depth: u32,
+    /// Keep positions whose search score is within +-this many hundredths of a checker.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(0..=20_000))]
+    pub max_score: u32,
+    /// Threads searching candidates in parallel (the output does not depend on it).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Write the book to this file instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+impl BookArgs {
+    /// The command that regenerates exactly this book (every setting spelled out).
+    pub fn command_line(&self) -> String {
+        format!(
+            "steere book --plies {} --count {} --seed {} --depth {} --max-score {}",
+            self.plies, self.count, self.seed, self.depth, self.max_score
+        )
+    }
+}
+
+/// SplitMix64 (Steele, Lea and Flood 2014): a tiny seeded generator, enough for sampling
+/// openings and shuffling them reproducibly.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(pub u64);
+
+impl SplitMix64 {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`; the slight modulo bias is irrelevant here).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// Shuffles `items` (Fisher-Yates).
+    pub fn shuffle<T>(&mut self, items: &mut [T]) {
+        for i in (1..items.len()).rev() {
+            items.swap(i, self.below(i + 1));
+        }
+    }
+}
+
+/// Distinct positions `plies` random moves from the start (step 1 of the module docs).
+pub fn candidates(args: &BookArgs) -> Vec<Position> {
+    let wanted = args.count as usize * CANDIDATES_PER_POSITION;
+    let mut rng = SplitMix64(args.seed);
+    let mut seen = FxHashSet::default();
+    let mut out = Vec::new();
+    let start = Position::startpos();
+    for _ in 0..args.count as usize * ATTEMPTS_PER_POSITION {
+        if out.len() >= wanted {
+            break;
+        }
+        let mut pos = start;
+        for _ in 0..args.plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.make_move(moves[rng.below(moves.len())]);
+        }
+        if !pos.is_game_over() && seen.insert(pos) {
+            out.push(pos);
+        }
+    }
+    out
+}
+
+/// Generates the book: the kept positions with their search scores, in order.
+pub fn generate(
+    args: &BookArgs,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<Vec<(Position, i32)>, String> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads as usize)
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {e}", args.threads))?;
+    let limits = Limits { depth: Some(args.depth), ..Limits::default() };
+    let candidates = candidates(args);
+    let mut kept = Vec::new();
+    // Batches keep the candidates' order while letting threads share the work.
+    for (done, batch) in candidates.chunks(64).enumerate() {
+        let scores: Vec<Score> = pool.install(|| {
+            batch
+                .par_iter()
+                .map_init(
+                    || Searcher::<Position>::new(HASH_MIB, 1),
+                    |searcher, pos| {
+                        searcher.new_game();
+                        searcher.search(pos, &limits, &SearchControl::new(), &mut |_| {}).score
+                    },
+                )
+                .collect()
+        });
+        for (pos, score) in batch.iter().zip(scores) {
+            if let Score::Heuristic(cp) = score
+                && cp.unsigned_abs() <= args.max_score
+                && (kept.len() as u64) < args.count
+            {
+                kept.push((*pos, cp));
+            }
+        }
+        progress(((done + 1) * 64).min(candidates.len()), kept.len());
+        if kept.len() as u64 >= args.count {
+            break;
+        }
+    }
+    Ok(kept)
+}
+
+/// The book text: the header (with the exact command) and one FEN per line.
+pub fn render(args: &BookArgs, kept: &[(Position, i32)]) -> String {
+    let mut out = format!(
+        "# Opening book of `steere match`: distinct positions {} plies from the start position,\n\
+         # reached by uniformly random legal moves (SplitMix64, seed {}), kept when a one-thread\n\
+         # depth-{} search of steere {} scores them within +-{} hundredths of a checker.\n\
+         # Each opening is played twice with the colours swapped. One FEN per line; see\n\
+         # docs/matches.md. The same command with the same engine version gives the same file.\n\
+         # Generated by: {}\n",
+        args.plies,
+        args.seed,
+        args.depth,
+        env!("CARGO_PKG_VERSION"),
+        args.max_score,
+        args.command_line()
+    );
+    if (kept.len() as u64) < args.count {
+        out.push_str(&format!("# Only {} positions passed the filter.\n", kept.len()));
+    }
+    for (pos, _) in kept {
+        out.push_str(&pos.to_fen());
+        out.push('\n');
+    }
+    out
+}
+
+/// `steere book`: generates the book and writes it to `--out` or stdout; progress on stderr.
+pub fn run(args: &BookArgs) -> Result<(), String> {
+    let terminal = std::io::stderr().is_terminal();
+    let kept = generate(args, &mut |searched, kept| {
+        if terminal {
+            eprint!("\rsearched {searched} candidates, kept {kept}");
+        }
+    })?;
+    if terminal {
+        eprintln!();
+    }
+    eprintln!("book: kept {} positions", kept.len());
+    let text = render(args, &kept);
+    match &args.out {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("--out {}: {e}", path.display())),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}
+
+/// Reads a book: one FEN per line; blank lines, `#` comments and anything after a `;` on a
+/// line are ignored (so EPD-style annotations are accepted). Errors name the line.
+pub fn parse_book(text: &str) -> Result<Vec<Position>, String> {
+    let mut positions = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let fen = line.split(';').next().unwrap_or("").trim();
+        if fen.is_empty() || fen.starts_with('#') {
+            continue;
+        }
+        let pos = Position::from_fen(fen).map_err(|e| format!("line {}: {e}", i + 1))?;
+        if pos.is_game_over() {
+            return Err(format!("line {}: the game is already over in '{fen}'", i + 1));
+        }
+        positions.push(pos);
+    }
+    if positions.is_empty() {
+        return Err("the book has no positions".to_string());
+    }
+    Ok(positions)
+}

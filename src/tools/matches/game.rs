@@ -1,0 +1,221 @@
+//! One game between two engines, refereed by the rules code.
+//!
+//! The runner never trusts an engine: before the game both get `ucinewgame`/`isready` (an
+//! engine that is missing or broken is restarted first); then, turn by turn, the side to move
+//! gets the whole game as `position fen OPENING moves ...` and a `go` with both clocks, and its
+//! `bestmove` is checked in this order:
+//! 1. it arrived at all: an engine that dies is a **crash**; one that says nothing before its
+//!    clock (or fixed move time) plus the margin runs out loses by **time forfeit**, and one
+//!    limited only by depth or nodes that says nothing within `--move-timeout` by **timeout**;
+//! 2. in time: a move that took longer than allowed is a **time forfeit** too;
+//! 3. a move: text that is not 1 to 3 squares is **garbage**;
+//! 4. legal: [`Position::parse_move`] accepts only legal moves; anything else (including
+//!    `bestmove (none)` while moves exist) is an **illegal move**.
+//!
+//! The first failure loses the game, with the reason recorded. Otherwise the game ends when
+//! the rules say so ([`Position::winner`]): Impasse always ends, with a winner.
+
+use super::clock::{Clock, TimeControl};
+use super::engine::{Engine, Fault};
+use super::record::{Category, GameRecord, PlayedMove};
+use super::spec::EngineSpec;
+use crate::impasse::{Color, MoveError, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+/// One side of a game: the engine process of a slot (started on demand) and its spec.
+pub struct Player<'a> {
+    /// The engine of this slot; `None` or broken: (re)started before the game.
+    pub engine: &'a mut Option<Engine>,
+    /// How to start it, its time control and options.
+    pub spec: &'a EngineSpec,
+    /// Its name in records.
+    pub name: &'a str,
+}
+
+/// Settings that apply to every game.
+#[derive(Clone, Copy, Debug)]
+pub struct Referee {
+    /// Grace added to every clock and move time before a move loses on time.
+    pub margin: Duration,
+    /// The longest wait for a move when neither a clock nor a move time bounds it.
+    pub move_timeout: Duration,
+}
+
+/// Which game of the match this is.
+#[derive(Clone, Copy, Debug)]
+pub struct GameId {
+    /// The game number, from 1.
+    pub number: u64,
+    /// The opening pair, from 1.
+    pub pair: u64,
+    /// 1 or 2 within the pair.
+    pub game_in_pair: u32,
+}
+
+/// Plays one game from `opening` between `white` and `black`. Returns `None` if `stop` was set
+/// during the game (the match is over; the game does not count).
+pub fn play(
+    white: Player<'_>,
+    black: Player<'_>,
+    opening: &Position,
+    referee: Referee,
+    id: GameId,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let mut record = GameRecord {
+        number: id.number,
+        pair: id.pair,
+        game_in_pair: id.game_in_pair,
+        white: white.name.to_string(),
+        black: black.name.to_string(),
+        white_settings: white.spec.settings_text(),
+        black_settings: black.spec.settings_text(),
+        fen: opening.to_fen(),
+        moves: Vec::new(),
+        winner: Color::White,
+        category: Category::Normal,
+        detail: String::new(),
+    };
+    let mut players = [white, black];
+    let finish = |mut record: GameRecord, loser: Color, category: Category, detail: String| {
+        record.winner = loser.opponent();
+        record.category = category;
+        record.detail = format!("{loser}: {detail}");
+        Some(record)
+    };
+
+    // Both engines ready for a new game, restarted if needed.
+    for color in [Color::White, Color::Black] {
+        let player = &mut players[color.index()];
+        if let Err((category, detail)) = prepare(player) {
+            return finish(record, color, category, detail);
+        }
+    }
+
+    let mut clocks = [Clock::new(&players[0].spec.control), Clock::new(&players[1].spec.control)];
+    let mut pos = *opening;
+    let mut moves_text = String::new();
+    while pos.winner().is_none() {
+        if stop.load(Ordering::Relaxed) {
+            return None;
+        }
+        let side = pos.side_to_move();
+        let clock = &clocks[side.index()];
+        let allowance = clock.allowance(referee.margin);
+        let engine = players[side.index()].engine.as_mut().expect("prepared engines are present");
+        let position = format!("position fen {}{moves_text}", record.fen);
+        let go = go_command(engine, &clocks, side);
+        let reply = match engine.think(&position, &go, allowance.unwrap_or(referee.move_timeout)) {
+            Ok(reply) => reply,
+            Err(Fault::Crash(detail)) => return finish(record, side, Category::Crash, detail),
+            Err(Fault::NoAnswer { waited, .. }) => {
+                let (category, what) = match allowance {
+                    Some(_) => (Category::TimeForfeit, "the time allowed plus the margin"),
+                    None => (Category::Timeout, "the move timeout"),
+                };
+                let detail = format!("no move after {:.3} s ({what})", waited.as_secs_f64());
+                return finish(record, side, category, detail);
+            }
+        };
+        if let Err(over) = clocks[side.index()].charge(reply.elapsed, referee.margin) {
+            let detail = format!(
+                "'{}' took {:.3} s; allowed {:.3} s + margin {:.3} s",
+                reply.bestmove,
+                over.used.as_secs_f64(),
+                over.allowed.as_secs_f64(),
+                referee.margin.as_secs_f64()
+            );
+            return finish(record, side, Category::TimeForfeit, detail);
+        }
+        let mv = match pos.parse_move(&reply.bestmove) {
+            Ok(mv) => mv,
+            Err(_) if reply.bestmove == "(none)" => {
+                let detail = "'bestmove (none)' in a position with legal moves".to_string();
+                return finish(record, side, Category::IllegalMove, detail);
+            }
+            Err(e @ MoveError::Illegal { .. }) => {
+                return finish(record, side, Category::IllegalMove, e.to_string());
+            }
+            Err(e @ MoveError::Syntax { .. }) => {
+                let detail = if reply.bestmove.is_empty() {
+                    "'bestmove' without a move".to_string()
+                } else {
+                    e.to_string()
+                };
+                return finish(record, side, Category::Garbage, detail);
+            }
+        };
+        pos = pos.make_move(mv);
+        if moves_text.is_empty() {
+            moves_text.push_str(" moves");
+        }
+        moves_text.push(' ');
+        moves_text.push_str(&reply.bestmove);
+        record.moves.push(PlayedMove {
+            text: reply.bestmove,
+            time: reply.elapsed,
+            depth: reply.depth,
+            score: reply.score,
+        });
+    }
+    let winner = pos.winner().expect("the loop ends on a finished game");
+    record.winner = winner;
+    record.detail = format!("{winner} removed all its checkers");
+    Some(record)
+}
+
+/// Makes sure the player's engine is running and ready for a new game, restarting it if it is
+/// missing or broken. An error is the reason the game is lost.
+fn prepare(player: &mut Player<'_>) -> Result<(), (Category, String)> {
+    if player.engine.as_ref().is_some_and(|e| !e.is_usable()) {
+        *player.engine = None; // dropping kills and reaps the old process
+    }
+    if player.engine.is_none() {
+        let engine =
+            Engine::start(player.spec).map_err(|e| (Category::Crash, format!("restart failed: {e}")))?;
+        *player.engine = Some(engine);
+    }
+    let engine = player.engine.as_mut().expect("just started");
+    engine.new_game().map_err(|fault| match fault {
+        Fault::Crash(detail) => (Category::Crash, detail),
+        Fault::NoAnswer { awaited, waited } => {
+            (Category::Timeout, format!("no '{awaited}' to 'isready' within {:.1} s", waited.as_secs_f64()))
+        }
+    })
+}
+
+/// The `go` line for the side to move: both clocks when the mover has one (an opponent
+/// without a clock is shown the mover's own), then the fixed limits.
+fn go_command(engine: &Engine, clocks: &[Clock; 2], side: Color) -> String {
+    let mut go = String::from("go");
+    let own = &clocks[side.index()];
+    if let Some(own_time) = own.remaining() {
+        let [wtime, btime, winc, binc] = engine.clock_words();
+        let time = |c: &Clock| c.remaining().unwrap_or(own_time);
+        let inc =
+            |c: &Clock| if c.remaining().is_some() { c.control().increment } else { own.control().increment };
+        let (white, black) = (&clocks[0], &clocks[1]);
+        go.push_str(&format!(
+            " {wtime} {} {btime} {} {winc} {} {binc} {}",
+            time(white).as_millis(),
+            time(black).as_millis(),
+            inc(white).as_millis(),
+            inc(black).as_millis()
+        ));
+        if let Some(n) = own.moves_to_go() {
+            go.push_str(&format!(" movestogo {n}"));
+        }
+    }
+    let TimeControl { movetime, depth, nodes, .. } = own.control();
+    if let Some(t) = movetime {
+        go.push_str(&format!(" movetime {}", t.as_millis()));
+    }
+    if let Some(d) = depth {
+        go.push_str(&format!(" depth {d}"));
+    }
+    if let Some(n) = nodes {
+        go.push_str(&format!(" nodes {n}"));
+    }
+    go
+}

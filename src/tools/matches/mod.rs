@@ -1,0 +1,299 @@
+//! `steere match`: engine-vs-engine matches with the rules code as referee, Elo and SPRT.
+//!
+//! The scheme, room by room:
+//! - [`spec`]: the engine-spec grammar (`--engine1 CMD name=X option.Hash=16 tc=10+0.1`);
+//! - [`engine`]: one engine process over pipes, with a reader thread so that every wait has a
+//!   deadline;
+//! - [`clock`]: time controls and the clocks the runner keeps (loss on time past a margin);
+//! - [`game`]: one game, every move validated by [`crate::impasse::Position::parse_move`];
+//! - [`record`]: the PGN-like game record, written and read back;
+//! - [`stats`]: Elo, LOS and the pentanomial SPRT; [`report`]: tally, progress, table, JSON.
+//!
+//! **Scheduling.** The match is a list of games numbered from 0: game `2k` and `2k + 1` form
+//! pair `k`, played from opening `k mod B` of the book (in file order, or shuffled by `--seed`),
+//! engine 1 White in the first game and Black in the second. `--concurrency N` worker threads
+//! (game slots) each own one process of each engine, restarted when it crashed or hung, and take
+//! the next game number from a shared counter; finished games come back on a channel to the
+//! main thread, which alone writes the record file, keeps the tally and runs the SPRT after each
+//! completed pair. When the SPRT decides, a stop flag makes the workers abandon the games in
+//! progress (they are neither counted nor recorded) and the match ends.
+
+pub mod clock;
+pub mod engine;
+pub mod game;
+pub mod record;
+pub mod report;
+pub mod spec;
+pub mod stats;
+
+use crate::impasse::Position;
+use crate::tools::book::{self, SplitMix64};
+use engine::Engine;
+use game::{GameId, Player, Referee};
+use record::GameRecord;
+use report::{SprtState, Tally};
+use spec::EngineSpec;
+use stats::{Sprt, Verdict};
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+/// The most pairs a match with `--sprt` and no `--games`/`--rounds` plays before giving up.
+pub const MAX_SPRT_PAIRS: u64 = 1_000_000;
+
+/// `steere match`: play games between two engines and judge them.
+#[derive(clap::Args, Clone, Debug)]
+#[command(after_long_help = ENGINE_HELP)]
+pub struct MatchArgs {
+    /// The first engine: its command and KEY=VALUE settings (see below). Its results are the
+    /// ones reported (score, Elo, SPRT are engine1 relative to engine2).
+    #[arg(long, required = true, num_args = 1.., value_name = "CMD|KEY=VALUE")]
+    pub engine1: Vec<String>,
+    /// The second engine, in the same form.
+    #[arg(long, required = true, num_args = 1.., value_name = "CMD|KEY=VALUE")]
+    pub engine2: Vec<String>,
+    /// Settings for both engines (an engine's own settings override them), e.g.
+    /// `--each tc=10+0.1 option.Hash=16`.
+    #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
+    pub each: Vec<String>,
+    /// Games played at once, each with its own pair of engine processes.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub concurrency: u32,
+    /// Opening book: one FEN per line, `#` comments (default: positions/openings.fen as built in).
+    #[arg(long, value_name = "FILE")]
+    pub openings: Option<PathBuf>,
+    /// Opening pairs to play (each opening twice, colours swapped). Default: each opening of the
+    /// book once; with --sprt, until the test decides.
+    #[arg(long, conflicts_with = "games", value_parser = clap::value_parser!(u64).range(1..))]
+    pub rounds: Option<u64>,
+    /// Games to play (an even number: games come in pairs). An alternative to --rounds.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..))]
+    pub games: Option<u64>,
+    /// Shuffle the openings with this seed (default: the book's order).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Run a sequential probability ratio test on game pairs and stop when it decides:
+    /// `--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05` (these are the defaults; logistic Elo).
+    #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
+    pub sprt: Option<Vec<String>>,
+    /// Append every game to this record file (PGN-like; see docs/matches.md).
+    #[arg(long, value_name = "FILE")]
+    pub pgn: Option<PathBuf>,
+    /// Print the final summary as one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+    /// Milliseconds a move may exceed its clock or fixed move time before it loses on time.
+    #[arg(long, default_value_t = 50, value_name = "MS")]
+    pub timemargin: u64,
+    /// Milliseconds to wait for a move bounded only by depth or nodes before it is a timeout.
+    #[arg(long, default_value_t = 60_000, value_name = "MS")]
+    pub move_timeout: u64,
+    /// When stderr is not a terminal, print a progress line every N games (0: never).
+    #[arg(long, default_value_t = 10, value_name = "N")]
+    pub progress: u64,
+}
+
+/// The engine-spec grammar, appended to `steere match --help`.
+const ENGINE_HELP: &str = "\
+ENGINES: --engine1 and --engine2 each take one command and KEY=VALUE settings, in any order:
+  cmd=COMMAND         the command (only needed when it looks like a setting; may come from --each)
+  name=NAME           the name in tables and records (default: the engine's `id name`)
+  dir=PATH            working directory       stderr=FILE   append the engine's stderr to FILE
+  proto=uci|ugi       handshake dialect (default uci)
+  option.NAME=VALUE   sent as `setoption name NAME value VALUE` (the engine must declare NAME)
+  tc=[MOVES/]BASE[+INC]  clock in seconds: 10+0.1, 60, 40/120+1 (tc=none removes one from --each)
+  st=SECONDS | movetime=MS   fixed time per move
+  depth=N | nodes=N   fixed depth or node count (combine freely: all limits apply)
+The command is split like a shell splits words (quotes, backslashes) and run without a shell.
+
+EXAMPLES:
+  steere match --engine1 ./target/release/steere name=d4 depth=4 --engine2 ./target/release/steere name=d1 depth=1
+  steere match --engine1 ./new name=new --engine2 ./old name=old --each tc=10+0.1 option.Hash=16 \\
+      --concurrency 2 --sprt elo0=0 elo1=10 --pgn games.txt
+  steere match --engine1 \"./steere\" movetime=100 --engine2 \"./steere\" movetime=100 depth=2 --games 200 --json";
+
+/// Everything a worker needs to play games, shared by reference.
+struct Shared {
+    specs: [EngineSpec; 2],
+    names: [String; 2],
+    openings: Vec<Position>,
+    referee: Referee,
+    total_games: u64,
+    next_game: AtomicU64,
+    stop: AtomicBool,
+}
+
+/// Runs a match; progress goes to stderr, the summary to stdout.
+pub fn run(args: &MatchArgs) -> Result<(), String> {
+    let specs = [
+        EngineSpec::parse("--engine1", &args.each, &args.engine1)?,
+        EngineSpec::parse("--engine2", &args.each, &args.engine2)?,
+    ];
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let mut openings = match &args.openings {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            book::parse_book(&text).map_err(|e| format!("--openings {}: {e}", path.display()))?
+        }
+        None => book::parse_book(book::BUILT_IN).map_err(|e| format!("built-in book: {e}"))?,
+    };
+    if let Some(seed) = args.seed {
+        SplitMix64(seed).shuffle(&mut openings);
+    }
+    let pairs = match (args.rounds, args.games) {
+        (Some(r), _) => r,
+        (None, Some(g)) if g % 2 == 1 => {
+            return Err(format!("--games {g}: games come in pairs; give an even number"));
+        }
+        (None, Some(g)) => g / 2,
+        (None, None) if sprt.is_some() => MAX_SPRT_PAIRS,
+        (None, None) => openings.len() as u64,
+    };
+    let mut record_file = match &args.pgn {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("--pgn {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+
+    // Start every engine once before the first game, so that a bad command, a failing
+    // handshake or an unknown option stops the match at once with a clear message.
+    let slots = args.concurrency as usize;
+    let mut engines: Vec<[Option<Engine>; 2]> = Vec::with_capacity(slots);
+    for _ in 0..slots {
+        let first = Engine::start(&specs[0]).map_err(|e| format!("--engine1: {e}"))?;
+        let second = Engine::start(&specs[1]).map_err(|e| format!("--engine2: {e}"))?;
+        engines.push([Some(first), Some(second)]);
+    }
+    let names = engine_names(&specs, &engines[0]);
+    let shared = Shared {
+        specs,
+        names: names.clone(),
+        openings,
+        referee: Referee {
+            margin: Duration::from_millis(args.timemargin),
+            move_timeout: Duration::from_millis(args.move_timeout),
+        },
+        total_games: pairs.saturating_mul(2),
+        next_game: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+    };
+
+    // An SPRT without --rounds or --games has no planned length worth showing.
+    let planned =
+        (args.rounds.is_some() || args.games.is_some() || sprt.is_none()).then_some(shared.total_games);
+    let start = Instant::now();
+    let mut tally = Tally::new(names);
+    let mut sprt_state = sprt.map(|s| SprtState { sprt: s, llr: 0.0, verdict: Verdict::Continue });
+    let terminal = std::io::stderr().is_terminal();
+    let mut write_error = None;
+    std::thread::scope(|scope| {
+        let (sender, results) = channel::<GameRecord>();
+        for slot in engines {
+            let sender = sender.clone();
+            let shared = &shared;
+            scope.spawn(move || worker(shared, slot, &sender));
+        }
+        drop(sender);
+        for record in results {
+            if shared.stop.load(Ordering::Relaxed) {
+                continue; // finished after the verdict: not counted
+            }
+            if let Some(file) = record_file.as_mut()
+                && let Err(e) = file.write_all(record.to_text().as_bytes()).and_then(|()| file.flush())
+            {
+                write_error = Some(format!("--pgn: {e}"));
+                shared.stop.store(true, Ordering::Relaxed);
+                continue;
+            }
+            let pair_done = tally.add(&record);
+            if pair_done && let Some(state) = sprt_state.as_mut() {
+                state.llr = state.sprt.llr(&tally.penta);
+                state.verdict = state.sprt.verdict(state.llr);
+                if state.verdict != Verdict::Continue {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            let line = report::progress_line(&tally, planned, sprt_state.as_ref());
+            if terminal {
+                eprint!("\r{line}\x1b[K");
+            } else if args.progress > 0 && tally.games.is_multiple_of(args.progress) {
+                eprintln!("{line}");
+            }
+        }
+    });
+    if terminal {
+        eprintln!();
+    }
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    let note = match sprt_state.map(|s| s.verdict) {
+        Some(Verdict::H0 | Verdict::H1) => " (stopped by the SPRT)",
+        _ => "",
+    };
+    if args.json {
+        println!("{}", report::json(&tally, sprt_state.as_ref(), start.elapsed()));
+    } else {
+        print!("{}", report::table(&tally, sprt_state.as_ref(), start.elapsed(), note));
+    }
+    Ok(())
+}
+
+/// The names of the engines: `name=` or the `id name`, made distinct when they coincide.
+fn engine_names(specs: &[EngineSpec; 2], first_slot: &[Option<Engine>; 2]) -> [String; 2] {
+    let mut names: [String; 2] = std::array::from_fn(|i| {
+        specs[i]
+            .name
+            .clone()
+            .unwrap_or_else(|| first_slot[i].as_ref().map_or("?", |e| e.id_name()).to_string())
+    });
+    if names[0] == names[1] {
+        names = [format!("{} #1", names[0]), format!("{} #2", names[1])];
+    }
+    names
+}
+
+/// A game slot: plays games taken from the shared counter until the match is over.
+fn worker(shared: &Shared, mut slot: [Option<Engine>; 2], results: &std::sync::mpsc::Sender<GameRecord>) {
+    loop {
+        if shared.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let index = shared.next_game.fetch_add(1, Ordering::Relaxed);
+        if index >= shared.total_games {
+            return;
+        }
+        let pair = index / 2;
+        let opening = &shared.openings[(pair % shared.openings.len() as u64) as usize];
+        let game_in_pair = (index % 2) as u32 + 1;
+        // Engine 1 is White in the first game of a pair, Black in the second.
+        let (white, black) = if game_in_pair == 1 { (0, 1) } else { (1, 0) };
+        let [first, second] = &mut slot;
+        let (white_engine, black_engine) = if white == 0 { (first, second) } else { (second, first) };
+        let id = GameId { number: index + 1, pair: pair + 1, game_in_pair };
+        let record = game::play(
+            Player { engine: white_engine, spec: &shared.specs[white], name: &shared.names[white] },
+            Player { engine: black_engine, spec: &shared.specs[black], name: &shared.names[black] },
+            opening,
+            shared.referee,
+            id,
+            &shared.stop,
+        );
+        match record {
+            Some(record) => {
+                if results.send(record).is_err() {
+                    return;
+                }
+            }
+            None => return,
+        }
+    }
+}

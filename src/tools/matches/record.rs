@@ -1,0 +1,358 @@
+//! The game record: a PGN-like text, one game after another, that any game can be replayed
+//! and checked from.
+//!
+//! ```text
+//! [Event "steere match"]
+//! [Game "3"]
+//! [Round "2.1"]
+//! [White "deep"]
+//! [Black "shallow"]
+//! [WhiteSettings "depth=4"]
+//! [BlackSettings "depth=1 option.Hash=16"]
+//! [FEN "1W1b1W1b/b1W1b1W1/8/8/8/2w5/1B3B1w/w1B1w1B1 b"]
+//! [Plies "87"]
+//! [Result "1-0"]
+//! [Reason "normal: white removed all its checkers"]
+//!
+//! 1... g7c3 {0.004s d4 cp18} 2. a1b2 {0.001s d1 cp-6} g7f6 {0.005s d4 cp25} ...
+//! 1-0
+//! ```
+//!
+//! - Tag lines `[Key "Value"]` (`\"` and `\\` escape a quote and a backslash). `Game` numbers
+//!   the games of the match from 1; `Round` is `PAIR.N`: the opening pair and the game in it
+//!   (the second game has the colours swapped). `FEN` is the opening, `Plies` the number of
+//!   moves played, `Result` `1-0` (White won) or `0-1` (Black won): Impasse has no draws.
+//! - `Reason` is `CATEGORY: detail`, the category one of [`Category`]'s labels: `normal` (the
+//!   winner removed all his checkers), `illegal move`, `garbage` (a `bestmove` that is not a
+//!   move), `time forfeit`, `timeout` (no answer where no clock applies), `crash`. Apart from
+//!   `normal`, the loser is the side to move after the recorded moves (or, for a fault
+//!   before the first move, the side named in the detail), and the faulty move is not among the
+//!   moves.
+//! - Then a blank line and the moves, each followed by a comment `{TIME [dDEPTH] [cpX|mateN]}`:
+//!   the time the move took in seconds and what the engine's last `info` line said.
+//!   Move numbers `N.` (White) and `N...` (Black moves first) count full moves from the
+//!   opening. The result token ends the game; a blank line separates games.
+
+use crate::impasse::{Color, Position};
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Category {
+    /// The winner removed all of his checkers.
+    Normal,
+    /// The loser sent a well-formed move that is not legal (or `bestmove (none)`).
+    IllegalMove,
+    /// The loser sent a `bestmove` that is not a move at all.
+    Garbage,
+    /// The loser moved after its clock or move time (plus the margin) ran out, or not at all.
+    TimeForfeit,
+    /// The loser did not answer within the runner's timeout: a move bounded only by depth or
+    /// nodes, or the `isready` before a game.
+    Timeout,
+    /// The loser's process exited, closed its output or could not be started.
+    Crash,
+}
+
+impl Category {
+    /// Every category, in the order of the tables.
+    pub const ALL: [Category; 6] = [
+        Category::Normal,
+        Category::IllegalMove,
+        Category::Garbage,
+        Category::TimeForfeit,
+        Category::Timeout,
+        Category::Crash,
+    ];
+
+    /// The label used in records, tables and JSON.
+    pub fn label(self) -> &'static str {
+        match self {
+            Category::Normal => "normal",
+            Category::IllegalMove => "illegal move",
+            Category::Garbage => "garbage",
+            Category::TimeForfeit => "time forfeit",
+            Category::Timeout => "timeout",
+            Category::Crash => "crash",
+        }
+    }
+
+    /// The category of a label.
+    pub fn from_label(label: &str) -> Option<Category> {
+        Category::ALL.into_iter().find(|c| c.label() == label)
+    }
+}
+
+/// One move as played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayedMove {
+    /// The move text.
+    pub text: String,
+    /// The time it took.
+    pub time: Duration,
+    /// The depth the engine reported.
+    pub depth: Option<u32>,
+    /// The score the engine reported (`cp 18`, `mate -3`).
+    pub score: Option<String>,
+}
+
+/// A finished game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The game's number in the match, from 1.
+    pub number: u64,
+    /// The opening pair, from 1.
+    pub pair: u64,
+    /// 1 or 2: the game within the pair.
+    pub game_in_pair: u32,
+    /// White's name.
+    pub white: String,
+    /// Black's name.
+    pub black: String,
+    /// White's settings (time control, options).
+    pub white_settings: String,
+    /// Black's settings.
+    pub black_settings: String,
+    /// The opening position.
+    pub fen: String,
+    /// The moves played.
+    pub moves: Vec<PlayedMove>,
+    /// Who won.
+    pub winner: Color,
+    /// How the game ended.
+    pub category: Category,
+    /// The detail of the ending.
+    pub detail: String,
+}
+
+impl GameRecord {
+    /// `1-0` or `0-1`.
+    pub fn result(&self) -> &'static str {
+        match self.winner {
+            Color::White => "1-0",
+            Color::Black => "0-1",
+        }
+    }
+
+    /// The record text of this game, ending with a blank line.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let tags = [
+            ("Event", "steere match".to_string()),
+            ("Game", self.number.to_string()),
+            ("Round", format!("{}.{}", self.pair, self.game_in_pair)),
+            ("White", self.white.clone()),
+            ("Black", self.black.clone()),
+            ("WhiteSettings", self.white_settings.clone()),
+            ("BlackSettings", self.black_settings.clone()),
+            ("FEN", self.fen.clone()),
+            ("Plies", self.moves.len().to_string()),
+            ("Result", self.result().to_string()),
+            ("Reason", format!("{}: {}", self.category.label(), self.detail)),
+        ];
+        for (key, value) in tags {
+            let _ = writeln!(out, "[{key} \"{}\"]", value.replace('\\', "\\\\").replace('"', "\\\""));
+        }
+        out.push('\n');
+        let black_first = self.fen.trim_end().ends_with('b');
+        let mut line = String::new();
+        for (i, mv) in self.moves.iter().enumerate() {
+            let ply = i + usize::from(black_first);
+            let mut token = String::new();
+            if ply.is_multiple_of(2) {
+                let _ = write!(token, "{}. ", ply / 2 + 1);
+            } else if i == 0 {
+                let _ = write!(token, "{}... ", ply / 2 + 1);
+            }
+            let _ = write!(token, "{} {{{:.3}s", mv.text, mv.time.as_secs_f64());
+            if let Some(d) = mv.depth {
+                let _ = write!(token, " d{d}");
+            }
+            if let Some(score) = &mv.score {
+                let _ = write!(token, " {}", score.replace(' ', ""));
+            }
+            token.push('}');
+            if !line.is_empty() && line.len() + token.len() + 1 > 100 {
+                out.push_str(&line);
+                out.push('\n');
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line.push_str(&token);
+        }
+        if !line.is_empty() {
+            out.push_str(&line);
+            out.push('\n');
+        }
+        out.push_str(self.result());
+        out.push_str("\n\n");
+        out
+    }
+}
+
+/// A game read back from a record file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ParsedGame {
+    /// The tags in file order.
+    pub tags: Vec<(String, String)>,
+    /// The moves.
+    pub moves: Vec<String>,
+    /// The time of each move, from its comment (`None` without one).
+    pub times: Vec<Option<Duration>>,
+    /// The result token that ended the game.
+    pub result: String,
+}
+
+impl ParsedGame {
+    /// The value of a tag.
+    pub fn tag(&self, key: &str) -> Option<&str> {
+        self.tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+    }
+
+    /// Replays the game with the rules from its `FEN` tag and checks it against its `Result`
+    /// and `Reason`: a `normal` game must end with the recorded winner having won; any other
+    /// ending must leave a game in progress. Returns the final position.
+    pub fn replay(&self) -> Result<Position, String> {
+        let fen = self.tag("FEN").ok_or("no FEN tag")?;
+        let mut pos = Position::from_fen(fen).map_err(|e| format!("FEN: {e}"))?;
+        for (i, text) in self.moves.iter().enumerate() {
+            let mv = pos.parse_move(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+            pos = pos.make_move(mv);
+        }
+        let winner = match self.result.as_str() {
+            "1-0" => Color::White,
+            "0-1" => Color::Black,
+            other => return Err(format!("result '{other}' is not 1-0 or 0-1")),
+        };
+        if self.tag("Result") != Some(self.result.as_str()) {
+            return Err(format!("the Result tag disagrees with the result token {}", self.result));
+        }
+        let reason = self.tag("Reason").ok_or("no Reason tag")?;
+        let label = reason.split(':').next().unwrap_or("");
+        let category = Category::from_label(label).ok_or_else(|| format!("unknown reason '{label}'"))?;
+        match (category, pos.winner()) {
+            (Category::Normal, Some(w)) if w == winner => Ok(pos),
+            (Category::Normal, _) => {
+                Err(format!("a normal ending, but the final position {pos} is not won by {winner}"))
+            }
+            (_, None) => Ok(pos),
+            (_, Some(w)) => Err(format!("a {} ending, but {w} had already won", category.label())),
+        }
+    }
+}
+
+/// Reads every game of a record file.
+pub fn parse_records(text: &str) -> Result<Vec<ParsedGame>, String> {
+    let mut games = Vec::new();
+    let mut game = ParsedGame::default();
+    let mut in_moves = false;
+    for (number, line) in text.lines().enumerate() {
+        let line = line.trim();
+        let at = |e: String| format!("line {}: {e}", number + 1);
+        if line.is_empty() {
+            continue;
+        }
+        if !in_moves && line.starts_with('[') {
+            game.tags.push(parse_tag(line).map_err(at)?);
+            continue;
+        }
+        in_moves = true;
+        let mut rest = line;
+        loop {
+            rest = rest.trim_start();
+            if rest.is_empty() {
+                break;
+            }
+            if let Some(comment) = rest.strip_prefix('{') {
+                let end = comment.find('}').ok_or_else(|| at("unterminated comment".to_string()))?;
+                if let Some(last) = game.times.last_mut() {
+                    *last = comment[..end].split_whitespace().next().and_then(parse_time);
+                }
+                rest = &comment[end + 1..];
+                continue;
+            }
+            let end = rest.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(rest.len());
+            let token = &rest[..end];
+            rest = &rest[end..];
+            if token == "1-0" || token == "0-1" {
+                game.result = token.to_string();
+                games.push(std::mem::take(&mut game));
+                in_moves = false;
+            } else if !token.ends_with('.') {
+                game.moves.push(token.to_string());
+                game.times.push(None);
+            }
+        }
+    }
+    if in_moves || !game.tags.is_empty() {
+        return Err("the last game has no result".to_string());
+    }
+    Ok(games)
+}
+
+/// `[Key "Value"]` with `\"` and `\\` escapes.
+fn parse_tag(line: &str) -> Result<(String, String), String> {
+    let inner =
+        line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).ok_or("a tag must be [Key \"Value\"]")?;
+    let (key, value) = inner.split_once(' ').ok_or("a tag must be [Key \"Value\"]")?;
+    let quoted = value
+        .trim()
+        .strip_prefix('"')
+        .and_then(|v| v.strip_suffix('"'))
+        .ok_or("a tag value must be quoted")?;
+    let mut text = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        text.push(if c == '\\' { chars.next().unwrap_or('\\') } else { c });
+    }
+    Ok((key.to_string(), text))
+}
+
+/// `0.101s` as a duration.
+fn parse_time(text: &str) -> Option<Duration> {
+    let seconds: f64 = text.strip_suffix('s')?.parse().ok()?;
+    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_and_reads_back() {
+        let record = GameRecord {
+            number: 3,
+            pair: 2,
+            game_in_pair: 1,
+            white: "a \"quoted\" name".to_string(),
+            black: "b".to_string(),
+            white_settings: "depth=1".to_string(),
+            black_settings: "depth=1".to_string(),
+            fen: crate::impasse::START_FEN.to_string(),
+            moves: vec![
+                PlayedMove {
+                    text: "d2e3".into(),
+                    time: Duration::from_millis(101),
+                    depth: Some(4),
+                    score: Some("cp 18".into()),
+                },
+                PlayedMove { text: "b2f6".into(), time: Duration::from_millis(2), depth: None, score: None },
+            ],
+            winner: Color::Black,
+            category: Category::IllegalMove,
+            detail: "white sent 'a1a1'".to_string(),
+        };
+        let text = record.to_text();
+        assert!(text.contains("1. d2e3 {0.101s d4 cp18} b2f6 {0.002s}\n0-1\n"), "{text}");
+        let games = parse_records(&format!("{text}{text}")).unwrap();
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].moves, vec!["d2e3", "b2f6"]);
+        assert_eq!(games[0].times[0], Some(Duration::from_millis(101)));
+        assert_eq!(games[0].tag("White"), Some("a \"quoted\" name"));
+        assert!(games[0].replay().is_ok());
+        assert!(parse_records("[Event \"x\"]\n\n1. d2e3").is_err());
+    }
+}

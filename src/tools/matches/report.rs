@@ -1,0 +1,286 @@
+//! What a match tells its user: the running tally, the live progress line, the final table
+//! and its JSON form.
+//!
+//! Games are counted as they finish (wins and losses per engine, per colour and per reason);
+//! a pair enters the pentanomial, the Elo estimate and the SPRT only when both its games are in
+//! (see [`super::stats`]). The JSON is written by hand: one flat object does not justify a
+//! serialisation crate.
+
+use super::record::{Category, GameRecord};
+use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict, elo_estimate, pair_index};
+use crate::impasse::Color;
+use rustc_hash::FxHashMap;
+use std::fmt::Write as _;
+use std::time::Duration;
+
+/// The running tally of a match. Engine index 0 is `--engine1`, 1 is `--engine2`; in every
+/// pair engine 1 plays White in game 1 and Black in game 2.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// The engines' names.
+    pub names: [String; 2],
+    /// Games finished.
+    pub games: u64,
+    /// Games won by each engine.
+    pub wins: [u64; 2],
+    /// Games played by each engine with each colour (`[engine][colour]`).
+    pub games_as: [[u64; 2]; 2],
+    /// Games won by each engine with each colour.
+    pub wins_as: [[u64; 2]; 2],
+    /// Games lost by each engine, by reason (indexed like [`Category::ALL`]).
+    pub losses_by: [[u64; 6]; 2],
+    /// Moves played in all games.
+    pub plies: u64,
+    /// Completed pairs by engine 1's pair score.
+    pub penta: Pentanomial,
+    /// Engine 1's wins in the pairs with one game finished.
+    half_pairs: FxHashMap<u64, u32>,
+}
+
+impl Tally {
+    /// An empty tally for two engines.
+    pub fn new(names: [String; 2]) -> Tally {
+        Tally { names, ..Tally::default() }
+    }
+
+    /// Counts a finished game; returns true when it completes its pair.
+    pub fn add(&mut self, record: &GameRecord) -> bool {
+        let engine1_color = if record.game_in_pair == 1 { Color::White } else { Color::Black };
+        let winner = usize::from(record.winner != engine1_color);
+        let loser = 1 - winner;
+        let color_of = |engine: usize| if engine == 0 { engine1_color } else { engine1_color.opponent() };
+        self.games += 1;
+        self.plies += record.moves.len() as u64;
+        self.wins[winner] += 1;
+        for engine in 0..2 {
+            self.games_as[engine][color_of(engine).index()] += 1;
+        }
+        self.wins_as[winner][color_of(winner).index()] += 1;
+        let reason = Category::ALL.iter().position(|&c| c == record.category).expect("a known category");
+        self.losses_by[loser][reason] += 1;
+        let engine1_won = u32::from(winner == 0);
+        match self.half_pairs.remove(&record.pair) {
+            Some(first) => {
+                self.penta[pair_index(first + engine1_won)] += 1;
+                true
+            }
+            None => {
+                self.half_pairs.insert(record.pair, engine1_won);
+                false
+            }
+        }
+    }
+
+    /// Completed pairs.
+    pub fn pairs(&self) -> u64 {
+        self.penta.iter().sum()
+    }
+
+    /// Games won by White, by Black.
+    pub fn color_wins(&self) -> [u64; 2] {
+        [self.wins_as[0][0] + self.wins_as[1][0], self.wins_as[0][1] + self.wins_as[1][1]]
+    }
+}
+
+/// The SPRT's state for reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtState {
+    /// The test.
+    pub sprt: Sprt,
+    /// The log-likelihood ratio of the pairs so far.
+    pub llr: f64,
+    /// Its verdict.
+    pub verdict: Verdict,
+}
+
+/// `+12.3` style: a signed number with one decimal.
+fn signed(x: f64) -> String {
+    // Adding +0.0 turns a negative zero (elo of an even score: -400 * 0) into +0.0.
+    format!("{:+.1}", x + 0.0)
+}
+
+/// The live progress line: games (of `planned_games`, if the match has a fixed length),
+/// engine 1's score, Elo and LLR.
+pub fn progress_line(tally: &Tally, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String {
+    let mut line = format!("games {}", tally.games);
+    if let Some(planned) = planned_games {
+        let _ = write!(line, "/{planned}");
+    }
+    let score = if tally.games == 0 { 0.0 } else { 100.0 * tally.wins[0] as f64 / tally.games as f64 };
+    let _ = write!(line, "  {} {}-{} ({score:.1}%)", tally.names[0], tally.wins[0], tally.wins[1]);
+    if let Some(e) = elo_estimate(&tally.penta) {
+        let _ = write!(line, "  elo {} +- {:.1}", signed(e.elo), e.error95);
+    }
+    if let Some(s) = sprt {
+        let (lower, upper) = s.sprt.bounds();
+        let _ = write!(line, "  llr {:.2} ({lower:.2}, {upper:.2})", s.llr);
+    }
+    line
+}
+
+/// The final table, for people.
+pub fn table(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration, stop_note: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Match {} vs {}: {} games, {} complete pairs, {:.1} s{stop_note}",
+        tally.names[0],
+        tally.names[1],
+        tally.games,
+        tally.pairs(),
+        elapsed.as_secs_f64()
+    );
+    let width = tally.names.iter().map(|n| n.len()).max().unwrap_or(0).max(6);
+    let _ = writeln!(
+        out,
+        "{:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>13}  {:>13}",
+        "Engine", "Games", "Wins", "Losses", "Score", "White (W-L)", "Black (W-L)"
+    );
+    for e in 0..2 {
+        let score = if tally.games == 0 { 0.0 } else { 100.0 * tally.wins[e] as f64 / tally.games as f64 };
+        let wl = |c: usize| format!("{}-{}", tally.wins_as[e][c], tally.games_as[e][c] - tally.wins_as[e][c]);
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:>6}  {:>6}  {:>6}  {:>5.1}%  {:>13}  {:>13}",
+            tally.names[e],
+            tally.games,
+            tally.wins[e],
+            tally.games - tally.wins[e],
+            score,
+            wl(0),
+            wl(1)
+        );
+    }
+    let [white, black] = tally.color_wins();
+    let plies = if tally.games == 0 { 0.0 } else { tally.plies as f64 / tally.games as f64 };
+    let _ = writeln!(out, "White won {white}, Black won {black}; {plies:.1} plies per game on average.");
+    match elo_estimate(&tally.penta) {
+        Some(EloEstimate { elo, error95, los, .. }) => {
+            let _ = writeln!(
+                out,
+                "Elo difference ({} - {}): {} +- {error95:.1} (95%), LOS {:.1}%",
+                tally.names[0],
+                tally.names[1],
+                signed(elo),
+                100.0 * los
+            );
+        }
+        None => out.push_str("Elo difference: no complete pair yet.\n"),
+    }
+    let _ = writeln!(out, "Pairs for {} [LL, LD, LW+DD, WD, WW]: {:?}", tally.names[0], tally.penta);
+    for e in 0..2 {
+        let reasons: Vec<String> = Category::ALL
+            .iter()
+            .zip(tally.losses_by[e])
+            .filter(|&(_, n)| n > 0)
+            .map(|(c, n)| format!("{} {n}", c.label()))
+            .collect();
+        let list = if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") };
+        let _ = writeln!(out, "Losses of {}: {list}", tally.names[e]);
+    }
+    if let Some(s) = sprt {
+        let (lower, upper) = s.sprt.bounds();
+        let verdict = match s.verdict {
+            Verdict::H1 => {
+                format!("H1 accepted: {} is stronger (by about {} Elo or more)", tally.names[0], s.sprt.elo1)
+            }
+            Verdict::H0 => format!("H0 accepted: {} is not {} Elo stronger", tally.names[0], s.sprt.elo1),
+            Verdict::Continue => "no verdict yet".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {lower:.2}, {upper:.2}): {verdict}",
+            s.sprt.elo0, s.sprt.elo1, s.sprt.alpha, s.sprt.beta, s.llr
+        );
+    }
+    out
+}
+
+/// A JSON string literal.
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A JSON number (`null` for NaN or infinity, which JSON cannot express).
+fn json_number(x: f64) -> String {
+    if x.is_finite() { format!("{}", (x * 1e4).round() / 1e4 + 0.0) } else { "null".to_string() }
+}
+
+/// The summary as one JSON object (the same facts as [`table`]).
+pub fn json(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration) -> String {
+    let mut engines = Vec::new();
+    for e in 0..2 {
+        let reasons: Vec<String> = Category::ALL
+            .iter()
+            .zip(tally.losses_by[e])
+            .map(|(c, n)| format!("{}:{n}", json_string(c.label())))
+            .collect();
+        let side =
+            |c: usize| format!("{{\"games\":{},\"wins\":{}}}", tally.games_as[e][c], tally.wins_as[e][c]);
+        engines.push(format!(
+            "{{\"name\":{},\"games\":{},\"wins\":{},\"losses\":{},\"as_white\":{},\"as_black\":{},\"losses_by_reason\":{{{}}}}}",
+            json_string(&tally.names[e]),
+            tally.games,
+            tally.wins[e],
+            tally.games - tally.wins[e],
+            side(0),
+            side(1),
+            reasons.join(",")
+        ));
+    }
+    let [white, black] = tally.color_wins();
+    let elo = match elo_estimate(&tally.penta) {
+        Some(e) => format!(
+            "{{\"elo\":{},\"error95\":{},\"los\":{},\"score\":{}}}",
+            json_number(e.elo),
+            json_number(e.error95),
+            json_number(e.los),
+            json_number(e.score)
+        ),
+        None => "null".to_string(),
+    };
+    let sprt = match sprt {
+        Some(s) => {
+            let (lower, upper) = s.sprt.bounds();
+            let verdict = match s.verdict {
+                Verdict::H0 => "H0",
+                Verdict::H1 => "H1",
+                Verdict::Continue => "continue",
+            };
+            format!(
+                "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{},\"lower\":{},\"upper\":{},\"verdict\":\"{verdict}\"}}",
+                json_number(s.sprt.elo0),
+                json_number(s.sprt.elo1),
+                json_number(s.sprt.alpha),
+                json_number(s.sprt.beta),
+                json_number(s.llr),
+                json_number(lower),
+                json_number(upper)
+            )
+        }
+        None => "null".to_string(),
+    };
+    let penta: Vec<String> = tally.penta.iter().map(u64::to_string).collect();
+    format!(
+        "{{\"engines\":[{}],\"games\":{},\"pairs\":{},\"pentanomial\":[{}],\"white_wins\":{white},\"black_wins\":{black},\"plies\":{},\"elo\":{elo},\"sprt\":{sprt},\"elapsed_s\":{}}}",
+        engines.join(","),
+        tally.games,
+        tally.pairs(),
+        penta.join(","),
+        tally.plies,
+        json_number(elapsed.as_secs_f64())
+    )
+}

@@ -1,0 +1,465 @@
+//! `steere solve`: run the engine on a file of test positions and check its answers.
+//!
+//! The file is EPD-style (see [`super::epd`]): a FEN and the expectations `bm`, `am`,
+//! `win N` / `loss N` (exact values in the side to move's own moves), `id` and comments.
+//! Every line is parsed first; a malformed line is reported on stderr as `FILE:LINE: message`
+//! and skipped, so a long run never dies on a typo. Each position is then searched with a
+//! fresh table, and one line is printed per position, in file order:
+//!
+//! ```text
+//! id "eg-001" pass move d2f4 score win 3 depth 9 nodes 12345 time 12
+//! id "tac-07" fail move e3g5 score cp 40 depth 14 nodes 2345678 time 1000 reason "bm d4c5 expected"
+//! ```
+//!
+//! `score` is `win N` / `loss N` in the side to move's own moves (as in the file) when the
+//! search proved the result, `cp X` (hundredths of a checker) otherwise; `time` is in
+//! milliseconds; positions without an `id` are named `line L`. With `--prove` a field
+//! `proof NODES` (or `proof none`) follows `time`. The run ends with a summary line
+//! `solved S/T malformed M nodes N time MS`, then `failed ID...` when some position failed.
+//! The result is an error (non-zero exit code) when any position failed or any line was
+//! malformed, so that the command can gate CI.
+//!
+//! **Pass or fail.** A position passes when every expectation holds: the move found is in
+//! `bm` (if given) and not in `am`; with `win N` / `loss N` the search's score is a proven
+//! result of exactly that length (a heuristic score is "not proven"). A position with no
+//! expectation passes.
+//!
+//! **Stopping.** Every search stops as soon as its score is proven and the iteration that
+//! found it is deeper than the result's length in plies: a full-width search of that depth sees
+//! every shorter result, so nothing is left to learn. Otherwise the limit applies
+//! (`--movetime`, `--depth` or `--nodes`; 1000 ms per position when none is given).
+//!
+//! **Proving** (`--prove`): the selective techniques that could hide a shorter win (late-move
+//! reductions and reverse futility pruning) are switched off, and the search deepens without a
+//! limit (unless one is given, as a cap) until the stopping rule above holds. The result is
+//! then exact: the alpha-beta search with exact win/loss scores is full width, so at a depth
+//! beyond the result's length every shorter win (or longer resistance) would have been seen.
+//! The proof size is the number of nodes searched until then. A position whose value cannot
+//! be reached within the cap (or [`crate::search::MAX_DEPTH`] plies) is reported `proof none`, and it fails
+//! when it expects `win N` / `loss N`.
+//!
+//! **Parallel runs** (`--jobs J`): J workers of a rayon pool each own a searcher and take the
+//! next position in file order; results are buffered and printed in file order, so the output
+//! does not depend on J (times aside). A progress line is drawn on stderr when it is a terminal.
+
+use super::epd::{EpdEntry, Expectation, parse_text};
+use crate::impasse::{Move, Position};
+use crate::search::{Limits, Score, SearchControl, SearchParams, Searcher};
+use std::collections::BTreeMap;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// The time per position when no limit is given (and `--prove` is off).
+pub const DEFAULT_MOVETIME_MS: u64 = 1000;
+
+/// Stack size of the workers: the search recurses with a move list per ply.
+const WORKER_STACK: usize = 16 << 20;
+
+/// The arguments of `steere solve`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(group(clap::ArgGroup::new("limit").args(["movetime", "depth", "nodes"])))]
+pub struct SolveArgs {
+    /// The EPD file of test positions (for example positions/endgames.epd).
+    pub file: PathBuf,
+    /// Search each position for this many milliseconds (default 1000; with --prove: no limit).
+    #[arg(short, long)]
+    pub movetime: Option<u64>,
+    /// Search each position this many plies deep (1 to 120).
+    #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=120))]
+    pub depth: Option<u32>,
+    /// Search about this many nodes per position.
+    #[arg(short, long)]
+    pub nodes: Option<u64>,
+    /// Search until every result is proven with its exact length (selective pruning off); a
+    /// limit given as well caps each search.
+    #[arg(long)]
+    pub prove: bool,
+    /// Search threads per position (Lazy SMP).
+    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
+    /// Positions solved at the same time, each by its own searcher (output stays in file order).
+    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub jobs: u32,
+    /// Size of each searcher's transposition (hash) table in MiB.
+    #[arg(long = "hash", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+}
+
+/// How each position is searched.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The limits of each search (the default: until stopped, for `--prove`).
+    pub limits: Limits,
+    /// Proving mode: no selective pruning, search until the result is exact.
+    pub prove: bool,
+}
+
+impl Settings {
+    /// The settings the arguments ask for.
+    pub fn from_args(args: &SolveArgs) -> Settings {
+        let movetime = match (args.movetime, args.depth, args.nodes, args.prove) {
+            (None, None, None, false) => Some(DEFAULT_MOVETIME_MS),
+            (movetime, ..) => movetime,
+        };
+        let limits = Limits {
+            depth: args.depth,
+            nodes: args.nodes,
+            movetime: movetime.map(Duration::from_millis),
+            ..Limits::default()
+        };
+        Settings { limits, prove: args.prove }
+    }
+}
+
+/// The switches of proving mode: every selective technique that could hide a shorter win off.
+pub const PROVE_PARAMS: SearchParams = SearchParams { lmr: false, rfp: false, aspiration: true };
+
+/// What the search found for one position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The move found (`None` for a finished game).
+    pub best_move: Option<Move>,
+    /// Its score.
+    pub score: Score,
+    /// The last completed iteration.
+    pub depth: u32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Time taken.
+    pub time: Duration,
+    /// True when the score is proven and the search went deeper than its length, so that the
+    /// length is exact (always true for a finished game).
+    pub exact: bool,
+}
+
+/// True when `score`, the result of a completed iteration of `depth` plies, is proven and no
+/// shorter result can hide below that depth.
+pub fn is_exact(score: Score, depth: u32) -> bool {
+    match score {
+        Score::Win(plies) | Score::Loss(plies) => depth > plies,
+        Score::Heuristic(_) => false,
+    }
+}
+
+/// Searches `pos` with a fresh table and stops as soon as the result is exact (see the module
+/// docs).
+pub fn solve_position(searcher: &mut Searcher<Position>, pos: &Position, settings: &Settings) -> Solution {
+    searcher.new_game();
+    searcher.set_params(if settings.prove { PROVE_PARAMS } else { SearchParams::default() });
+    let control = SearchControl::new();
+    let start = Instant::now();
+    let mut exact = pos.is_game_over();
+    let result = searcher.search(pos, &settings.limits, &control, &mut |info| {
+        if is_exact(info.score, info.depth) {
+            exact = true;
+            // Read by the search before it starts the next iteration.
+            control.stop.store(true, Relaxed);
+        }
+    });
+    Solution {
+        best_move: result.best_move,
+        score: result.score,
+        depth: result.depth,
+        nodes: result.nodes,
+        time: start.elapsed(),
+        exact,
+    }
+}
+
+/// The expectations of `entry` that `solution` misses, in words (empty: the position passes).
+pub fn failures(entry: &EpdEntry, solution: &Solution, prove: bool) -> Vec<String> {
+    let mut why = Vec::new();
+    let moves = |list: &[Move]| list.iter().map(Move::to_string).collect::<Vec<_>>().join(" ");
+    if !entry.best_moves.is_empty() && !solution.best_move.is_some_and(|m| entry.best_moves.contains(&m)) {
+        why.push(format!("bm {} expected", moves(&entry.best_moves)));
+    }
+    if let Some(mv) = solution.best_move.filter(|m| entry.avoid_moves.contains(m)) {
+        why.push(format!("{mv} is to be avoided (am)"));
+    }
+    if let Some(expected) = entry.value {
+        match Expectation::from_score(solution.score) {
+            None => why.push(format!("{expected} expected, not proven")),
+            Some(found) if found != expected => why.push(format!("{expected} expected")),
+            Some(_) if prove && !solution.exact => {
+                why.push(format!("{expected} not proven exact (search stopped at depth {})", solution.depth))
+            }
+            Some(_) => {}
+        }
+    }
+    why
+}
+
+/// The score as printed: `win N` / `loss N` in own moves when proven, `cp X` otherwise.
+pub fn score_text(score: Score) -> String {
+    match Expectation::from_score(score) {
+        Some(value) => value.to_string(),
+        None => score.to_string(),
+    }
+}
+
+/// The name of a position in the output: its `id`, or `line L`.
+fn name(entry: &EpdEntry, line: usize) -> String {
+    entry.id.clone().unwrap_or_else(|| format!("line {line}"))
+}
+
+/// The result line of one position (see the module docs for the format).
+pub fn result_line(entry: &EpdEntry, line: usize, solution: &Solution, failed: &[String], prove: bool) -> String {
+    let mv = solution.best_move.map_or("(none)".to_string(), |m| m.to_string());
+    let mut text = format!(
+        "id \"{}\" {} move {mv} score {} depth {} nodes {} time {}",
+        name(entry, line),
+        if failed.is_empty() { "pass" } else { "fail" },
+        score_text(solution.score),
+        solution.depth,
+        solution.nodes,
+        solution.time.as_millis()
+    );
+    if prove {
+        match solution.exact {
+            true => text.push_str(&format!(" proof {}", solution.nodes)),
+            false => text.push_str(" proof none"),
+        }
+    }
+    if !failed.is_empty() {
+        text.push_str(&format!(" reason \"{}\"", failed.join("; ")));
+    }
+    text
+}
+
+/// Runs `steere solve`: prints a line per position and the summary on stdout, malformed lines
+/// and progress on stderr. An error when the file cannot be read, when a line is malformed or
+/// when a position fails.
+pub fn run(args: &SolveArgs) -> Result<(), String> {
+    let path = args.file.display().to_string();
+    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{path}: {e}"))?;
+    let mut entries = Vec::new();
+    let mut malformed = 0;
+    for (line, parsed) in parse_text(&text) {
+        match parsed {
+            Ok(entry) => entries.push((line, entry)),
+            Err(message) => {
+                eprintln!("{path}:{line}: {message}");
+                malformed += 1;
+            }
+        }
+    }
+    let settings = Settings::from_args(args);
+    let start = Instant::now();
+    let mut progress = Progress::new(entries.len());
+    let (mut passed, mut nodes, mut failed_names) = (0, 0, Vec::new());
+    let mut report = |index: usize, solution: &Solution| {
+        let (line, entry) = &entries[index];
+        let failed = failures(entry, solution, settings.prove);
+        progress.clear();
+        println!("{}", result_line(entry, *line, solution, &failed, settings.prove));
+        nodes += solution.nodes;
+        if failed.is_empty() {
+            passed += 1;
+        } else {
+            failed_names.push(format!("\"{}\"", name(entry, *line)));
+        }
+        progress.advance(failed.is_empty());
+    };
+    let positions: Vec<Position> = entries.iter().map(|(_, e)| e.position).collect();
+    solve_all(&positions, &settings, args, &mut report)?;
+    progress.clear();
+    let total = entries.len();
+    println!("solved {passed}/{total} malformed {malformed} nodes {nodes} time {}", start.elapsed().as_millis());
+    if !failed_names.is_empty() {
+        println!("failed {}", failed_names.join(" "));
+    }
+    let _ = std::io::stdout().flush();
+    match (total - passed, malformed) {
+        (0, 0) => Ok(()),
+        (failed, malformed) => Err(format!("{failed} of {total} positions failed, {malformed} malformed lines")),
+    }
+}
+
+/// Solves `positions` on `args.jobs` workers and hands each solution to `report` in the order
+/// of `positions`, as soon as it and all before it are done.
+fn solve_all(
+    positions: &[Position],
+    settings: &Settings,
+    args: &SolveArgs,
+    report: &mut dyn FnMut(usize, &Solution),
+) -> Result<(), String> {
+    let jobs = (args.jobs as usize).clamp(1, positions.len().max(1));
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .stack_size(WORKER_STACK)
+        .thread_name(|i| format!("solve-{i}"))
+        .build()
+        .map_err(|e| format!("cannot start {jobs} workers: {e}"))?;
+    // Workers take positions in file order, so that the in-order printing below never waits
+    // long for an early position while later ones pile up.
+    let next = AtomicUsize::new(0);
+    let (sender, receiver) = mpsc::channel::<(usize, Solution)>();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            pool.scope(|workers| {
+                for _ in 0..jobs {
+                    let (sender, next) = (sender.clone(), &next);
+                    workers.spawn(move |_| {
+                        let mut searcher = Searcher::<Position>::new(args.hash as usize, args.threads as usize);
+                        loop {
+                            let i = next.fetch_add(1, Relaxed);
+                            let Some(pos) = positions.get(i) else { break };
+                            let solution = solve_position(&mut searcher, pos, settings);
+                            if sender.send((i, solution)).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                }
+            });
+            drop(sender);
+        });
+        let mut pending = BTreeMap::new();
+        let mut printed = 0;
+        for (i, solution) in receiver {
+            pending.insert(i, solution);
+            while let Some(solution) = pending.remove(&printed) {
+                report(printed, &solution);
+                printed += 1;
+            }
+        }
+    });
+    Ok(())
+}
+
+/// A one-line progress display on stderr, redrawn after each position; silent when stderr is
+/// not a terminal (a log file or a CI run).
+struct Progress {
+    enabled: bool,
+    total: usize,
+    done: usize,
+    failed: usize,
+    start: Instant,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        Progress { enabled: std::io::stderr().is_terminal(), total, done: 0, failed: 0, start: Instant::now() }
+    }
+
+    /// Counts one more position and redraws the line.
+    fn advance(&mut self, passed: bool) {
+        self.done += 1;
+        self.failed += usize::from(!passed);
+        if self.enabled && self.done < self.total {
+            let _ = std::io::stdout().flush();
+            eprint!(
+                "\r[{}/{}] {} failed, {:.1} s",
+                self.done,
+                self.total,
+                self.failed,
+                self.start.elapsed().as_secs_f64()
+            );
+        }
+    }
+
+    /// Erases the line, before something else is printed.
+    fn clear(&self) {
+        if self.enabled {
+            eprint!("\r\x1b[2K");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tools::epd::parse_line;
+
+    fn entry(line: &str) -> EpdEntry {
+        parse_line(line).unwrap().unwrap()
+    }
+
+    fn solution(best: Option<Move>, score: Score, depth: u32) -> Solution {
+        Solution {
+            best_move: best,
+            score,
+            depth,
+            nodes: 100,
+            time: Duration::from_millis(3),
+            exact: is_exact(score, depth),
+        }
+    }
+
+    #[test]
+    fn exactness_needs_a_proof_searched_beyond_its_length() {
+        assert!(is_exact(Score::Win(5), 6));
+        assert!(!is_exact(Score::Win(5), 5));
+        assert!(is_exact(Score::Loss(4), 5));
+        assert!(!is_exact(Score::Heuristic(300), 100));
+    }
+
+    #[test]
+    fn judges_each_expectation() {
+        let e = entry("8/8/5b2/8/8/8/3w4/B7 w bm d2e3 d2c3; am d2h6; win 3; id \"t\"");
+        let good = e.position.parse_move("d2e3").unwrap();
+        let other = e.position.parse_move("d2f4").unwrap();
+        let avoid = e.position.parse_move("d2h6").unwrap();
+        assert!(failures(&e, &solution(Some(good), Score::Win(5), 9), true).is_empty());
+        let f = failures(&e, &solution(Some(other), Score::Win(5), 9), false);
+        assert_eq!(f, ["bm d2e3 d2c3 expected"]);
+        let f = failures(&e, &solution(Some(avoid), Score::Win(7), 9), false);
+        assert_eq!(f.len(), 3, "{f:?}");
+        let f = failures(&e, &solution(Some(good), Score::Heuristic(500), 9), false);
+        assert_eq!(f, ["win 3 expected, not proven"]);
+        // Right length, but the search stopped before it could rule out a shorter win.
+        assert!(failures(&e, &solution(Some(good), Score::Win(5), 5), false).is_empty());
+        assert_eq!(failures(&e, &solution(Some(good), Score::Win(5), 5), true).len(), 1);
+        let lost = entry("8/8/8/8/8/8/8/b7 b loss 0");
+        assert!(failures(&lost, &Solution { exact: true, ..solution(None, Score::Loss(0), 0) }, true).is_empty());
+    }
+
+    #[test]
+    fn result_lines_follow_the_documented_format() {
+        let e = entry("8/8/5b2/8/8/8/3w4/B7 w win 3");
+        let mv = e.position.parse_move("d2e3").unwrap();
+        let s = solution(Some(mv), Score::Win(5), 9);
+        assert_eq!(
+            result_line(&e, 4, &s, &[], false),
+            "id \"line 4\" pass move d2e3 score win 3 depth 9 nodes 100 time 3"
+        );
+        let why = ["win 3 expected".to_string()];
+        assert_eq!(
+            result_line(&e, 4, &solution(Some(mv), Score::Heuristic(-20), 2), &why, true),
+            "id \"line 4\" fail move d2e3 score cp -20 depth 2 nodes 100 time 3 proof none reason \"win 3 expected\""
+        );
+    }
+
+    #[test]
+    fn proves_a_constructed_win_with_its_exact_length() {
+        // Checked by the exhaustive solver in engine-tests: White wins in 3 own moves (5 plies).
+        let pos = Position::from_fen("8/8/5b2/8/8/8/3w4/B7 w").unwrap();
+        let mut searcher = Searcher::new(4, 1);
+        let settings = Settings { limits: Limits::default(), prove: true };
+        let s = solve_position(&mut searcher, &pos, &settings);
+        assert_eq!((s.score, s.exact, s.depth), (Score::Win(5), true, 6));
+        assert!(s.best_move.is_some());
+    }
+
+    #[test]
+    fn default_limits_are_one_second_unless_proving() {
+        let args = SolveArgs {
+            file: PathBuf::from("x"),
+            movetime: None,
+            depth: None,
+            nodes: None,
+            prove: false,
+            threads: 1,
+            jobs: 1,
+            hash: 1,
+        };
+        assert_eq!(Settings::from_args(&args).limits.movetime, Some(Duration::from_millis(1000)));
+        let prove = Settings::from_args(&SolveArgs { prove: true, ..args.clone() });
+        assert_eq!(prove.limits, Limits::default());
+        let depth = Settings::from_args(&SolveArgs { depth: Some(7), ..args });
+        assert_eq!((depth.limits.depth, depth.limits.movetime), (Some(7), None));
+    }
+}
