@@ -187,20 +187,25 @@ fn the_sprt_stops_the_match_with_a_verdict() {
     assert!(games < 40, "{table}");
 }
 
-/// A fake engine that answers the handshake and does `on_go` when asked to move.
-fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
+/// A fake engine that answers the handshake, does `on_go` when asked to move and `on_stop` on
+/// `stop`, and appends a line to `NAME.starts` each time it starts.
+fn fake_engine(dir: &Path, name: &str, on_go: &str, on_stop: &str) -> String {
     let path = dir.join(format!("{name}.sh"));
+    let starts = dir.join(format!("{name}.starts"));
     let script = format!(
-        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo \"id name {name}\"; echo uciok ;;\n    \
-         isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+        "#!/bin/sh\necho started >> '{}'\nwhile read -r line; do\n  case \"$line\" in\n    \
+         uci) echo \"id name {name}\"; echo uciok ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n    \
+         stop) {on_stop} ;;\n    quit) exit 0 ;;\n  esac\ndone\n",
+        starts.display()
     );
     std::fs::write(&path, script).unwrap();
     format!("sh {}", path.display())
 }
 
 /// Plays 2 games of a fake engine against `steere` at depth 1 from the start position and
-/// checks that the fake lost both for `category`, with `detail` in the reason.
-fn fake_loses(name: &str, on_go: &str, category: Category, detail: &str) {
+/// checks that the fake lost both for `category`, with `detail` in the reason, and that its
+/// process was started `starts` times (1: kept for the second game; 2: restarted).
+fn fake_loses(name: &str, (on_go, on_stop): (&str, &str), category: Category, detail: &str, starts: usize) {
     let dir = temp_dir(name);
     let openings = dir.join("openings.fen");
     std::fs::write(&openings, format!("# the start position only\n{START_FEN}\n")).unwrap();
@@ -208,7 +213,7 @@ fn fake_loses(name: &str, on_go: &str, category: Category, detail: &str) {
     let out = steere(&[
         "match",
         "--engine1",
-        &fake_engine(&dir, name, on_go),
+        &fake_engine(&dir, name, on_go, on_stop),
         "movetime=100",
         "--engine2",
         STEERE,
@@ -243,34 +248,39 @@ fn fake_loses(name: &str, on_go: &str, category: Category, detail: &str) {
         let fake_is_white = game.tag("White") == Some(name);
         assert_eq!(pos.side_to_move() == steere::impasse::Color::White, fake_is_white, "{:?}", game.tags);
     }
+    let started = std::fs::read_to_string(dir.join(format!("{name}.starts"))).unwrap().lines().count();
+    assert_eq!(started, starts, "processes started for {name}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn an_illegal_move_loses() {
     // a1b2 is never legal from the start: b2 holds a black double, and a1 is White's.
-    fake_loses("illegal", "echo 'bestmove a1b2'", Category::IllegalMove, "illegal move 'a1b2'");
+    let fake = ("echo 'bestmove a1b2'", ":");
+    fake_loses("illegal", fake, Category::IllegalMove, "illegal move 'a1b2'", 1);
 }
 
 #[test]
 fn garbage_loses() {
-    fake_loses(
-        "garbage",
-        "echo 'hello there'; echo 'bestmove zz9'",
-        Category::Garbage,
-        "malformed move 'zz9'",
-    );
+    let fake = ("echo 'hello there'; echo 'bestmove zz9'", ":");
+    fake_loses("garbage", fake, Category::Garbage, "malformed move 'zz9'", 1);
 }
 
 #[test]
-fn silence_loses_on_time() {
-    fake_loses("silent", ":", Category::TimeForfeit, "no move after");
+fn silence_loses_on_time_and_the_hung_engine_is_restarted() {
+    // Deaf to `stop` as well: hung, so it is killed and a new process plays the second game.
+    fake_loses("silent", (":", ":"), Category::TimeForfeit, "no move after", 2);
+}
+
+#[test]
+fn a_slow_engine_loses_on_time_but_is_kept() {
+    // Answers only when told to stop: late, but in step, so the same process plays on.
+    fake_loses("sluggish", (":", "echo 'bestmove a1b2'"), Category::TimeForfeit, "no move after", 1);
 }
 
 #[test]
 fn a_crash_loses_and_the_engine_is_restarted() {
-    // The second game's crash is the restarted engine's (a failed restart would say so).
-    fake_loses("crashing", "exit 3", Category::Crash, "exited with status 3");
+    fake_loses("crashing", ("exit 3", ":"), Category::Crash, "exited with status 3", 2);
 }
 
 #[test]

@@ -384,6 +384,21 @@ fn helper_threads_stop_with_the_main_thread() {
     assert_legal(&pos, result.best_move);
 }
 
+/// The protocol runs the search on its own thread and shares the control flags.
+#[test]
+fn the_searcher_can_move_to_another_thread() {
+    fn send<T: Send>() {}
+    fn sync<T: Sync + Send>() {}
+    send::<Searcher<Position>>();
+    sync::<SearchControl>();
+    let handle = std::thread::spawn(|| {
+        let mut searcher = Searcher::<Position>::new(1, 1);
+        let limits = Limits { depth: Some(3), ..Limits::default() };
+        searcher.search(&Position::startpos(), &limits, &SearchControl::new(), &mut |_| {}).best_move
+    });
+    assert_legal(&Position::startpos(), handle.join().unwrap());
+}
+
 #[test]
 fn scores_display_and_convert_to_uci_mate() {
     assert_eq!(Score::Heuristic(35).to_string(), "cp 35");

@@ -100,7 +100,7 @@ enum Command {
     /// time to reach the same depth measures the parallel speed-up (N then varies).
     /// Example: steere bench --depth 9
     Bench {
-        /// Depth of each search (default 15: about 10 seconds in release).
+        /// Depth of each search (default 14: about 6 seconds in release).
         #[arg(short, long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=120))]
         depth: u32,
         /// Search threads.

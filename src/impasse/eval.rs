@@ -116,8 +116,9 @@ fn rank_sum(b: Bitboard) -> i32 {
         + 4 * (b & RANK_BITS[2]).count_ones()) as i32
 }
 
-/// The features of `color` in `pos`.
-#[inline]
+/// The features of `color` in `pos`. Always inlined, so that with constant weights the
+/// compiler drops the work of any feature whose weight is zero.
+#[inline(always)]
 pub fn features(pos: &Position, color: Color) -> Features {
     use Direction::*;
     let (singles, doubles) = (pos.singles(color), pos.doubles(color));

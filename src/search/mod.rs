@@ -243,7 +243,7 @@ pub struct SearchParams {
 
 impl Default for SearchParams {
     fn default() -> SearchParams {
-        SearchParams { lmr: true, rfp: true, aspiration: true }
+        SearchParams { lmr: true, rfp: false, aspiration: true }
     }
 }
 

@@ -14,9 +14,9 @@ use std::time::{Duration, Instant};
 /// The bench positions, one FEN per line, `#` comments.
 pub const BENCH_FENS: &str = include_str!("../../positions/bench.fen");
 
-/// The default depth of `steere bench`: about 50 M nodes, 10 s in release on one core of a 2020s
+/// The default depth of `steere bench`: about 40 M nodes, 6 s in release on one core of a 2020s
 /// machine.
-pub const DEFAULT_DEPTH: u32 = 15;
+pub const DEFAULT_DEPTH: u32 = 14;
 
 /// The result of one bench position.
 #[derive(Clone, Debug)]

@@ -202,9 +202,11 @@ impl Engine {
     /// Sends `position` and `go` and waits for `bestmove` until `timeout` after the `go`.
     ///
     /// An engine that misses the deadline is sent `stop` and given [`STOP_GRACE`] to answer
-    /// with its `bestmove` (which is discarded): one that does stays usable, so a single slow
-    /// move (say, a table allocated at the first `go` on a loaded machine) does not cost a
-    /// restart, whose fresh process would be slow again. One that does not is broken.
+    /// with its `bestmove`: one that does stays usable, so a single slow move (say, a table
+    /// allocated at the first `go` on a loaded machine) does not cost a restart, whose fresh
+    /// process would be slow again; one that does not is broken. If that `bestmove` turns out
+    /// to have been read in time (the runner, not the engine, was late: its thread was not
+    /// scheduled), it is the answer after all.
     pub fn think(&mut self, position: &str, go: &str, timeout: Duration) -> Result<Reply, Fault> {
         self.send(position)?;
         let sent = Instant::now();
@@ -213,7 +215,15 @@ impl Engine {
         if let Err(Fault::NoAnswer { .. }) = result
             && self.send("stop").is_ok()
         {
-            self.broken = self.read_reply(sent, Instant::now() + STOP_GRACE).is_err();
+            match self.read_reply(sent, Instant::now() + STOP_GRACE) {
+                Ok(reply) => {
+                    self.broken = false;
+                    if reply.elapsed <= timeout {
+                        return Ok(reply);
+                    }
+                }
+                Err(_) => self.broken = true,
+            }
         }
         result
     }
