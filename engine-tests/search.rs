@@ -2,61 +2,20 @@
 //! best move in every situation (finished game, stop, time and node limits, several threads),
 //! and the reproducibility of the bench signature.
 //!
-//! The expected values come from the rules and from `solve` below, a plain depth-limited
-//! minimax over the rules API with no pruning and no table, which shares no code with the
-//! search. Slow measurements (self-play matches) are `#[ignore]`d.
+//! The expected values come from the rules and from `solver::solve` (engine-tests/solver, shared
+//! with the solve suites), a plain depth-limited minimax over the rules API with no pruning and no
+//! table, which shares no code with the search. Slow measurements (self-play matches) are
+//! `#[ignore]`d.
 
+mod solver;
+
+use solver::{Value, solve, solve_upto};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 use steere::game::Game;
 use steere::impasse::{Move, Position};
 use steere::search::{Clock, Limits, Score, SearchControl, SearchInfo, SearchParams, SearchResult, Searcher};
-
-/// A game-theoretic value as the solver knows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Value {
-    /// The side to move wins in this many plies at the earliest (the loser resisting).
-    Win(u32),
-    /// The side to move loses in this many plies at the latest (the winner hurrying).
-    Loss(u32),
-    /// No result within the depth searched.
-    Unknown,
-}
-
-/// Exhaustive minimax to `depth` plies: a win is the shortest forced win, a loss the longest
-/// resistance. Both are exact once found: a shorter win would have been found at this depth,
-/// and a loss is only claimed when every move leads to such exact wins of the opponent.
-fn solve(pos: &Position, depth: u32) -> Value {
-    if pos.is_game_over() {
-        return Value::Loss(0);
-    }
-    if depth == 0 {
-        return Value::Unknown;
-    }
-    let (mut win, mut all_lose, mut longest) = (None::<u32>, true, 0);
-    for &mv in &pos.legal_moves() {
-        match solve(&pos.make_move(mv), depth - 1) {
-            Value::Loss(k) => {
-                win = Some(win.map_or(k + 1, |w| w.min(k + 1)));
-                all_lose = false;
-            }
-            Value::Win(k) => longest = longest.max(k + 1),
-            Value::Unknown => all_lose = false,
-        }
-    }
-    match win {
-        Some(w) => Value::Win(w),
-        None if all_lose => Value::Loss(longest),
-        None => Value::Unknown,
-    }
-}
-
-/// The solver's value with the least depth that decides it (iterative deepening, so that short
-/// results are cheap), or `Unknown` up to `max_depth`.
-fn solve_upto(pos: &Position, max_depth: u32) -> Value {
-    (0..=max_depth).map(|d| solve(pos, d)).find(|v| *v != Value::Unknown).unwrap_or(Value::Unknown)
-}
 
 /// A fresh one-thread searcher's result at a fixed depth.
 fn search_depth(pos: &Position, depth: u32, threads: usize) -> SearchResult<Move> {

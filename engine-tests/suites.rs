@@ -1,50 +1,46 @@
 mod common;
 mod solver;
 
-use common::{Rng, random_game};
-use solver::Solver;
-use std::fmt::Write;
+use common::Rng;
+use solver::Bounded;
+use std::time::Instant;
 use steere::impasse::{Color, Position};
-
-fn constructed(rng: &mut Rng, max_pieces: usize) -> Position {
-    loop {
-        let mut board = [['1'; 8]; 8];
-        for colour in ['w', 'b'] {
-            for _ in 0..1 + rng.below(max_pieces) {
-                let sq = rng.below(32);
-                let (rank, file) = (sq / 4, 2 * (sq % 4) + (sq / 4) % 2);
-                board[rank][file] = if rng.below(2) == 0 { colour } else { colour.to_ascii_uppercase() };
-            }
-        }
-        let ranks: Vec<String> = (0..8).rev().map(|r| board[r].iter().collect()).collect();
-        let side = ["w", "b"][rng.below(2)];
-        if let Ok(pos) = Position::from_fen(&format!("{} {side}", ranks.join("/")))
-            && !pos.is_game_over()
-        {
-            return pos;
-        }
-    }
-}
+use steere::search::{Limits, SearchControl, Searcher};
 
 #[test]
 #[ignore]
-fn pilot() {
-    let mut rng = Rng(7);
-    let mut out = String::new();
-    let mut solver = Solver::new(4_000_000);
-    for i in 0..1500 {
-        let pos = if i % 2 == 0 {
-            constructed(&mut rng, 2 + i % 3)
-        } else {
-            let game = random_game(Position::startpos(), &mut rng);
-            let tail: Vec<_> = game.iter().filter(|p| !p.is_game_over() && p.checkers(Color::White) <= 4 && p.checkers(Color::Black) <= 4).collect();
-            if tail.is_empty() { continue }
-            *tail[rng.below(tail.len())]
-        };
-        solver.clear();
-        if let Some(a) = solver.analyse(&pos) {
-            writeln!(out, "{} {}; id \"p{i}\"", pos.to_fen(), a.value.epd()).unwrap();
+fn pilot_tactics() {
+    let mut rng = Rng(11);
+    let mut searcher = Searcher::<Position>::new(16, 1);
+    let (mut found, mut tried) = (0, 0);
+    let start = Instant::now();
+    for g in 0..16 {
+        let mut pos = Position::startpos();
+        for _ in 0..4 { let m = pos.legal_moves(); pos = pos.make_move(m[rng.below(m.len())]); }
+        searcher.new_game();
+        let mut ply = 0;
+        let strong = g % 2;
+        while !pos.is_game_over() {
+            let me = pos.side_to_move();
+            let total = pos.checkers(Color::White) + pos.checkers(Color::Black);
+            if pos.checkers(me) <= 5 && total >= 9 && pos.legal_moves().len() >= 4 {
+                tried += 1;
+                let mut b = Bounded::new();
+                let t = Instant::now();
+                let w = b.shortest_win(&pos, 13);
+                if let Some(d) = w {
+                    let win = b.moves_winning_within(&pos, d);
+                    let slower = b.moves_winning_within(&pos, d + 4);
+                    if win.len() == 1 { found += 1; }
+                    println!("g{g} ply {ply} {} total {total} me {} moves {} -> {:?} nodes {} winning {} within+4 {} {:?}", pos.to_fen(), pos.checkers(me), pos.legal_moves().len(), w, b.nodes, win.len(), slower.len(), t.elapsed());
+                }
+            }
+            let depth = if ply % 2 == strong { 5 } else { 1 };
+            let limits = Limits { depth: Some(depth), ..Limits::default() };
+            let r = searcher.search(&pos, &limits, &SearchControl::new(), &mut |_| {});
+            pos = pos.make_move(r.best_move.unwrap());
+            ply += 1;
         }
     }
-    std::fs::write("/tmp/pilot.epd", out).unwrap();
+    println!("found {found} of {tried} in {:?}", start.elapsed());
 }

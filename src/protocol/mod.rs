@@ -132,7 +132,14 @@ impl Engine {
         self.settle();
         match command {
             Command::Hello(dialect) => self.hello(dialect),
-            Command::IsReady => self.out.line("readyok"),
+            Command::IsReady => {
+                // Runners send `isready` before starting the clock: allocate the table now, not
+                // inside the first `go`'s time budget.
+                if self.job.is_none() && self.searcher.is_none() {
+                    self.searcher = Some(self.take_searcher());
+                }
+                self.out.line("readyok")
+            }
             Command::Debug(on) => self.debug = on,
             Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             Command::NewGame => {

@@ -230,14 +230,20 @@ pub struct SearchResult<M> {
 }
 
 /// Switches for the search's selective techniques, so that a match can measure each against
-/// its absence. [`SearchParams::default`] is the engine's choice, backed by such matches.
+/// its absence. [`SearchParams::default`] is the engine's choice, backed by such matches
+/// (self-play, 20,000 nodes per move, 4-ply random openings played with both colours):
+/// - late-move reductions: +41 Elo over 1000 games (+-22, 95%) with an earlier evaluation,
+///   +54 over 600 games (+-28) with the current one: **on**;
+/// - reverse futility pruning: +29 over 1000 games with the earlier evaluation, but +1 over
+///   600 games with the current one: no measured gain, so **off** until a match says otherwise.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchParams {
     /// Late-move reductions: search late, quiet moves less deep first.
     pub lmr: bool,
     /// Reverse futility pruning: at shallow depth, trust a static evaluation far above beta.
     pub rfp: bool,
-    /// Aspiration windows around the previous iteration's score.
+    /// Aspiration windows around the previous iteration's score (a speed technique: it changes
+    /// which cutoffs happen, not what is proven).
     pub aspiration: bool,
 }
 

@@ -19,8 +19,12 @@
 //!   searched one or more plies shallower; one that unexpectedly beats alpha is searched again
 //!   at full depth. Never in a window where a proven result is being sharpened (alpha already a
 //!   proven win, or beta a proven loss), so that the shortest win is found and reported.
-//! - **Reverse futility pruning** (static null-move pruning), optional: at depth <= 3 of a
-//!   non-PV node, a static evaluation beyond beta by a depth-scaled margin is trusted.
+//! - **Reverse futility pruning** (static null-move pruning), off by default (no measured gain,
+//!   see [`super::SearchParams`]): at depth <= 3 of a non-PV node, a static evaluation beyond
+//!   beta by a depth-scaled margin is trusted.
+//!
+//! No null-move pruning: Impasse has no passes, and being unable to move is not a handicap but
+//! an impasse removal, so the null-move observation ("a free move only helps") does not hold.
 //!
 //! There is no quiescence search: a game of Impasse has no captures, and the evaluation of a
 //! quiet race position is as stable one ply later as now.
