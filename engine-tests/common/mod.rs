@@ -6,24 +6,8 @@
 
 use steere::impasse::Position;
 
-/// SplitMix64: a tiny seeded generator, enough to pick random moves reproducibly.
-pub struct Rng(pub u64);
-
-impl Rng {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// A number in `0..n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
+/// The seeded generator of the tools (SplitMix64), enough to pick random moves reproducibly.
+pub use steere::tools::book::SplitMix64 as Rng;
 
 /// Plays uniformly random moves from `start` until the game ends; returns every position of the
 /// game, `start` first and the finished position last.
