@@ -236,7 +236,10 @@ fn apply_operation(entry: &mut EpdEntry, op: &Operation) -> Result<(), String> {
     let single = || match op.operands.as_slice() {
         [(text, _)] => Ok(text.clone()),
         [] => Err(format!("{code}: missing operand")),
-        _ => Err(format!("{code}: expected one operand, got {} (quote a string with spaces)", op.operands.len())),
+        _ => Err(format!(
+            "{code}: expected one operand, got {} (quote a string with spaces)",
+            op.operands.len()
+        )),
     };
     match code {
         "bm" | "am" => {
@@ -264,11 +267,9 @@ fn apply_operation(entry: &mut EpdEntry, op: &Operation) -> Result<(), String> {
                 return Err(format!("{code}: the value is already given (one of win N or loss N)"));
             }
             let text = single()?;
-            let n: u32 = text
-                .parse()
-                .ok()
-                .filter(|&n| n <= MAX_MOVES_TO_END)
-                .ok_or_else(|| format!("{code}: '{text}' is not a number of moves (0 to {MAX_MOVES_TO_END})"))?;
+            let n: u32 = text.parse().ok().filter(|&n| n <= MAX_MOVES_TO_END).ok_or_else(|| {
+                format!("{code}: '{text}' is not a number of moves (0 to {MAX_MOVES_TO_END})")
+            })?;
             entry.value = Some(if code == "win" { Expectation::Win(n) } else { Expectation::Loss(n) });
         }
         "id" => {

@@ -206,7 +206,13 @@ fn name(entry: &EpdEntry, line: usize) -> String {
 }
 
 /// The result line of one position (see the module docs for the format).
-pub fn result_line(entry: &EpdEntry, line: usize, solution: &Solution, failed: &[String], prove: bool) -> String {
+pub fn result_line(
+    entry: &EpdEntry,
+    line: usize,
+    solution: &Solution,
+    failed: &[String],
+    prove: bool,
+) -> String {
     let mv = solution.best_move.map_or("(none)".to_string(), |m| m.to_string());
     let mut text = format!(
         "id \"{}\" {} move {mv} score {} depth {} nodes {} time {}",
@@ -267,14 +273,19 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     solve_all(&positions, &settings, args, &mut report)?;
     progress.clear();
     let total = entries.len();
-    println!("solved {passed}/{total} malformed {malformed} nodes {nodes} time {}", start.elapsed().as_millis());
+    println!(
+        "solved {passed}/{total} malformed {malformed} nodes {nodes} time {}",
+        start.elapsed().as_millis()
+    );
     if !failed_names.is_empty() {
         println!("failed {}", failed_names.join(" "));
     }
     let _ = std::io::stdout().flush();
     match (total - passed, malformed) {
         (0, 0) => Ok(()),
-        (failed, malformed) => Err(format!("{failed} of {total} positions failed, {malformed} malformed lines")),
+        (failed, malformed) => {
+            Err(format!("{failed} of {total} positions failed, {malformed} malformed lines"))
+        }
     }
 }
 
@@ -303,7 +314,8 @@ fn solve_all(
                 for _ in 0..jobs {
                     let (sender, next) = (sender.clone(), &next);
                     workers.spawn(move |_| {
-                        let mut searcher = Searcher::<Position>::new(args.hash as usize, args.threads as usize);
+                        let mut searcher =
+                            Searcher::<Position>::new(args.hash as usize, args.threads as usize);
                         loop {
                             let i = next.fetch_add(1, Relaxed);
                             let Some(pos) = positions.get(i) else { break };
@@ -342,7 +354,13 @@ struct Progress {
 
 impl Progress {
     fn new(total: usize) -> Progress {
-        Progress { enabled: std::io::stderr().is_terminal(), total, done: 0, failed: 0, start: Instant::now() }
+        Progress {
+            enabled: std::io::stderr().is_terminal(),
+            total,
+            done: 0,
+            failed: 0,
+            start: Instant::now(),
+        }
     }
 
     /// Counts one more position and redraws the line.
@@ -414,7 +432,9 @@ mod tests {
         assert!(failures(&e, &solution(Some(good), Score::Win(5), 5), false).is_empty());
         assert_eq!(failures(&e, &solution(Some(good), Score::Win(5), 5), true).len(), 1);
         let lost = entry("8/8/8/8/8/8/8/b7 b loss 0");
-        assert!(failures(&lost, &Solution { exact: true, ..solution(None, Score::Loss(0), 0) }, true).is_empty());
+        assert!(
+            failures(&lost, &Solution { exact: true, ..solution(None, Score::Loss(0), 0) }, true).is_empty()
+        );
     }
 
     #[test]
