@@ -109,22 +109,20 @@ fn formulas_match_hand_computations() {
     assert!((stats::phi(4.0) - 0.999_968_329).abs() < 1e-9);
 }
 
+/// `steere match` of `steere` at depth 4 ("deep") against depth 1 ("shallow") with 8 MiB tables,
+/// followed by `extra` arguments.
+fn deep_vs_shallow(extra: &[&str]) -> Output {
+    let mut args = vec!["match", "--engine1", STEERE, "name=deep", "depth=4"];
+    args.extend(["--engine2", STEERE, "name=shallow", "depth=1", "--each", "option.Hash=8"]);
+    args.extend_from_slice(extra);
+    steere(&args)
+}
+
 #[test]
 fn the_deeper_engine_wins_and_every_game_replays() {
     let dir = temp_dir("depth");
     let record = dir.join("games.txt");
-    let out = steere(&[
-        "match",
-        "--engine1",
-        STEERE,
-        "name=deep",
-        "depth=4",
-        "--engine2",
-        STEERE,
-        "name=shallow",
-        "depth=1",
-        "--each",
-        "option.Hash=8",
+    let out = deep_vs_shallow(&[
         "--rounds",
         "4",
         "--concurrency",
@@ -160,24 +158,7 @@ fn the_deeper_engine_wins_and_every_game_replays() {
 
 #[test]
 fn the_sprt_stops_the_match_with_a_verdict() {
-    let out = steere(&[
-        "match",
-        "--engine1",
-        STEERE,
-        "name=deep",
-        "depth=4",
-        "--engine2",
-        STEERE,
-        "name=shallow",
-        "depth=1",
-        "--each",
-        "option.Hash=8",
-        "--sprt",
-        "elo0=0",
-        "elo1=300",
-        "--rounds",
-        "30",
-    ]);
+    let out = deep_vs_shallow(&["--sprt", "elo0=0", "elo1=300", "--rounds", "30"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let table = text(&out.stdout);
     assert!(table.contains("H1 accepted"), "{table}");
