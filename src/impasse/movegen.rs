@@ -10,7 +10,7 @@
 //! when the mover has a single on his furthest row and some other single: either the far single
 //! arrived this turn, or it was waiting and this turn created a new single (by bear-off or
 //! removal). With two far singles (a removal split a far double beside a waiting single) either
-//! one is stacked onto the other; otherwise every other single is a choice. [`crown_choices`]
+//! one is stacked onto the other; otherwise every other single is a choice. `crown_choices`
 //! decides that from the singles left after phases A and B; [`count_moves`] uses the same
 //! reasoning in closed form.
 
