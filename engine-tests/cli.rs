@@ -77,3 +77,26 @@ fn bad_input_gives_a_one_line_error_and_failure() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("light square b1"), "{stderr}");
 }
+
+/// `steere analyse ... | head -1`: once the reader has gone, the run ends quietly with the status
+/// of a filter killed by SIGPIPE (141), with no panic message.
+#[test]
+fn a_closed_stdout_ends_the_run_quietly() {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_steere"))
+        .args(["analyse", "--movetime", "60000"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the steere binary runs");
+    let mut reader = BufReader::new(child.stdout.take().expect("piped stdout"));
+    let mut first = String::new();
+    reader.read_line(&mut first).expect("a first line");
+    assert!(first.starts_with("depth 1 "), "{first}");
+    drop(reader);
+    // The next iteration's line hits the closed pipe (a minute's search has many).
+    let output = child.wait_with_output().expect("the process ends");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(141), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+}

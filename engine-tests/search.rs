@@ -7,8 +7,10 @@
 //! table, which shares no code with the search. Slow measurements (self-play matches) are
 //! `#[ignore]`d.
 
+mod common;
 mod solver;
 
+use common::{Rng, random_small_position};
 use solver::{Value, solve, solve_upto};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -93,40 +95,6 @@ fn a_finished_game_has_no_move_and_is_lost() {
     assert_eq!(result.best_move, None);
     assert_eq!(result.score, Score::Loss(0));
     assert_eq!((result.depth, infos), (0, 0));
-}
-
-/// A reproducible pseudo-random generator (SplitMix64).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        ((z ^ (z >> 31)) % n as u64) as usize
-    }
-}
-
-/// A random valid position with 1..=`per_side` pieces per colour (singles or doubles).
-fn random_small_position(rng: &mut Rng, per_side: usize) -> Position {
-    loop {
-        let mut board = [['1'; 8]; 8];
-        for colour in ['w', 'b'] {
-            for _ in 0..1 + rng.below(per_side) {
-                let sq = rng.below(32);
-                let (rank, file) = (sq / 4, 2 * (sq % 4) + (sq / 4) % 2);
-                board[rank][file] = if rng.below(2) == 0 { colour } else { colour.to_ascii_uppercase() };
-            }
-        }
-        let ranks: Vec<String> = (0..8).rev().map(|r| board[r].iter().collect()).collect();
-        let side = ["w", "b"][rng.below(2)];
-        if let Ok(pos) = Position::from_fen(&format!("{} {side}", ranks.join("/")))
-            && !pos.is_game_over()
-        {
-            return pos;
-        }
-    }
 }
 
 /// On random endgames the engine's proven scores are exactly the solver's, both ways: every

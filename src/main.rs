@@ -116,15 +116,23 @@ enum Command {
     /// move found must be one of these), `am M...` (must be none of these), `win N` / `loss N`
     /// (the side to move wins / loses in exactly N of its own moves with best play), `id "name"`,
     /// `c0 "comment"`. Blank lines and `#` comments are skipped; a malformed line is reported on
-    /// stderr as FILE:LINE: message and skipped. Each position prints, in file order,
+    /// stderr as `FILE:LINE: message` and skipped, never stopping the run.
+    ///
+    /// Each position prints one line, in file order:
     /// `id "NAME" pass|fail move M score S depth D nodes N time MS [proof N] [reason "..."]`,
-    /// where S is `win N` / `loss N` (own moves, proven) or `cp X` (an estimate); the run ends
-    /// with `solved S/T malformed M nodes N time MS` and `failed ID...`.
-    /// A search stops once its result is proven and searched beyond its length, else at the
-    /// limit (default 1000 ms per position). --prove switches selective pruning off and searches
-    /// until every result is exact (a limit then caps it); `proof N` is the nodes it took.
-    /// See docs/solve.md.
-    /// Example: steere solve positions/endgames.epd --prove --jobs 2
+    /// where S is `win N` / `loss N` (proven, in own moves as in the file) or `cp X` (an
+    /// estimate, hundredths of a checker). The run ends with
+    /// `solved PASSED/TOTAL malformed M nodes N time MS` and `failed "ID"...`.
+    ///
+    /// With no limit, each position is proved: selective pruning off, deepening until the score
+    /// is a proven win or loss searched beyond its length, so that the distance is exact;
+    /// `proof N` is the number of nodes it took (give a limit for positions far from their end).
+    /// With --movetime, --depth or --nodes the engine's usual search runs within that limit (it
+    /// still stops early on an exact result); add --prove to prove within it.
+    ///
+    /// Example: steere solve positions/endgames.epd --jobs 2
+    ///
+    /// Example: steere solve positions/tactics.epd --movetime 1000
     Solve(steere::tools::solve::SolveArgs),
     /// Play a match between two engines, with the rules code as referee, and judge it.
     ///
@@ -217,7 +225,7 @@ fn parse_position(fen: &str) -> Result<Position, String> {
 fn run_perft(fen: &str, depth: u32, threads: usize) -> Result<(), String> {
     let pos = parse_position(fen)?;
     let (nodes, elapsed) = perft::timed_perft(&pos, depth, threads)?;
-    println!("{}", perft::summary_line(nodes, elapsed));
+    steere::outln!("{}", perft::summary_line(nodes, elapsed));
     Ok(())
 }
 
@@ -231,7 +239,7 @@ fn run_divide(fen: &str, depth: u32) -> Result<(), String> {
     }
     let nodes = rows.iter().map(|(_, n)| n).sum();
     out.push_str(&perft::summary_line(nodes, start.elapsed()));
-    println!("{out}");
+    steere::outln!("{out}");
     Ok(())
 }
 
@@ -241,7 +249,7 @@ fn run_moves(fen: &str) -> Result<(), String> {
         pos.legal_moves().iter().map(|&mv| (mv.to_string(), pos.make_move(mv).to_fen())).collect();
     rows.sort();
     for (mv, after) in rows {
-        println!("{mv} {after}");
+        steere::outln!("{mv} {after}");
     }
     Ok(())
 }
@@ -263,7 +271,7 @@ fn run_analyse(
         _ => movetime,
     };
     let limits = Limits { depth, nodes, movetime: movetime.map(Duration::from_millis), ..Limits::default() };
-    analyse::analyse(&pos, &limits, threads, hash, &mut |line| println!("{line}"));
+    analyse::analyse(&pos, &limits, threads, hash, &mut |line| steere::outln!("{line}"));
     Ok(())
 }
 
@@ -273,7 +281,7 @@ fn run_bench(depth: u32, threads: usize, hash: usize) -> Result<(), String> {
     let lines = bench::bench(depth, threads, hash, &mut |line| {
         index += 1;
         let best = line.best_move.map_or("(none)".to_string(), |m| m.to_string());
-        println!(
+        steere::outln!(
             "position {index}/{count} bestmove {best} score {} nodes {} time {} fen {}",
             line.score,
             line.nodes,
@@ -283,6 +291,6 @@ fn run_bench(depth: u32, threads: usize, hash: usize) -> Result<(), String> {
     });
     let nodes = lines.iter().map(|l| l.nodes).sum();
     let time = lines.iter().map(|l| l.time).sum();
-    println!("{}", perft::summary_line(nodes, time));
+    steere::outln!("{}", perft::summary_line(nodes, time));
     Ok(())
 }

@@ -1,4 +1,5 @@
-//! Helpers shared by the test targets: a seeded generator and random games.
+//! Helpers shared by the test targets: a seeded generator, random games and random small
+//! positions.
 //!
 //! Each test target includes this module with `mod common;` and uses part of it, so unused-item
 //! warnings are silenced here rather than in every target.
@@ -21,6 +22,29 @@ pub fn random_game(start: Position, rng: &mut Rng) -> Vec<Position> {
         assert!(game.len() <= 2_000, "a game that does not end: {}", pos.to_fen());
     }
     game
+}
+
+/// A random valid unfinished position with 1 to `per_side` pieces (singles or doubles) of each
+/// colour on random dark squares and a random side to move. The FEN reader is the judge of
+/// validity: a placement it rejects (a double on its owner's nearest row, say) is drawn again.
+pub fn random_small_position(rng: &mut Rng, per_side: usize) -> Position {
+    loop {
+        let mut board = [['1'; 8]; 8];
+        for colour in ['w', 'b'] {
+            for _ in 0..1 + rng.below(per_side) {
+                let square = rng.below(32);
+                let (rank, file) = (square / 4, 2 * (square % 4) + (square / 4) % 2);
+                board[rank][file] = if rng.below(2) == 0 { colour } else { colour.to_ascii_uppercase() };
+            }
+        }
+        let ranks: Vec<String> = (0..8).rev().map(|r| board[r].iter().collect()).collect();
+        let side = ["w", "b"][rng.below(2)];
+        if let Ok(pos) = Position::from_fen(&format!("{} {side}", ranks.join("/")))
+            && !pos.is_game_over()
+        {
+            return pos;
+        }
+    }
 }
 
 /// The path of a file in the project, for tests that read `positions/`.

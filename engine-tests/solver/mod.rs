@@ -21,11 +21,9 @@
 //!   the number of stored positions makes it give up cleanly on larger ones.
 //! - [`Solver::analyse`]: the value and, for a won position, the **winning moves** (every move
 //!   that wins, whatever its distance) and the **fastest moves** (those that win in the
-//!   shortest distance); for a lost position, the moves that resist longest.
-//! - [`Bounded`]: "can the side to move force a win within d plies?" answered exactly by an
-//!   AND/OR search (one winning move suffices, every defence must fail) memoised by position and
-//!   depth: cheap for short wins even in the middle game, where the full solver is out of reach.
-//!   It finds and checks the positions of `positions/tactics.epd`.
+//!   shortest distance); for a lost position, the moves that resist longest; and every move
+//!   with the value it leads to. It finds and checks the positions of `positions/endgames.epd`
+//!   and `positions/tactics.epd` (see `generate.rs`).
 #![allow(dead_code)]
 
 use rustc_hash::FxHashMap;
@@ -132,6 +130,9 @@ pub struct Analysis {
     /// For a win: the moves that win in the shortest distance; for a loss: the moves that resist
     /// longest.
     pub fastest: Vec<Move>,
+    /// Every legal move with the value it leads to, for the side to move (`Win(p)`: this move
+    /// wins in `p` plies counted from before it).
+    pub moves: Vec<(Move, Exact)>,
 }
 
 /// A position on the solver's stack: its moves, the next one to try, and the best values seen.
@@ -241,121 +242,12 @@ impl Solver {
     /// The value of `pos` with its winning and fastest moves, or `None` over the budget.
     pub fn analyse(&mut self, pos: &Position) -> Option<Analysis> {
         let value = self.value(pos)?;
-        let mut children = Vec::new();
+        let mut moves = Vec::new();
         for &mv in &pos.legal_moves() {
-            children.push((mv, self.value(&pos.make_move(mv))?.parent()));
+            moves.push((mv, self.value(&pos.make_move(mv))?.parent()));
         }
-        let winning = children.iter().filter(|(_, v)| matches!(v, Exact::Win(_))).map(|(m, _)| *m).collect();
-        let fastest = children.iter().filter(|(_, v)| *v == value).map(|(m, _)| *m).collect();
-        Some(Analysis { value, winning, fastest })
-    }
-}
-
-/// What the bounded solver knows of a position: the depths at which "wins within d" and "loses
-/// within d" are known true (the least) and known false (the greatest).
-#[derive(Clone, Copy, Default)]
-struct Bounds {
-    win_true: Option<u8>,
-    win_false: Option<u8>,
-    loss_true: Option<u8>,
-    loss_false: Option<u8>,
-}
-
-/// The bounded AND/OR solver (see the module docs).
-#[derive(Default)]
-pub struct Bounded {
-    table: FxHashMap<(usize, [u32; 4]), Bounds>,
-    /// Positions visited (a measure of the work done).
-    pub nodes: u64,
-}
-
-impl Bounded {
-    /// A solver with an empty table.
-    pub fn new() -> Bounded {
-        Bounded::default()
-    }
-
-    /// Forgets every stored result.
-    pub fn clear(&mut self) {
-        self.table.clear();
-    }
-
-    /// The moves of `pos`, those that leave the mover fewer checkers first (a rule of thumb
-    /// from the rules alone, so that a short win is usually tried early).
-    fn children(pos: &Position) -> Vec<Position> {
-        let mover = pos.side_to_move();
-        let mut children: Vec<Position> = pos.legal_moves().iter().map(|&m| pos.make_move(m)).collect();
-        children.sort_by_key(|c| c.checkers(mover));
-        children
-    }
-
-    /// True when the side to move can force a win within `depth` plies.
-    pub fn wins_within(&mut self, pos: &Position, depth: u32) -> bool {
-        self.nodes += 1;
-        if pos.is_game_over() || depth == 0 {
-            return false;
-        }
-        let key = Solver::key(pos);
-        let d = depth.min(255) as u8;
-        let known = self.table.get(&key).copied().unwrap_or_default();
-        if known.win_true.is_some_and(|t| t <= d) {
-            return true;
-        }
-        if known.win_false.is_some_and(|f| f >= d) {
-            return false;
-        }
-        let children = Bounded::children(pos);
-        let win = children.iter().any(|c| c.is_game_over())
-            || (depth >= 3 && children.iter().any(|c| self.loses_within(c, depth - 1)));
-        let entry = self.table.entry(key).or_default();
-        if win {
-            entry.win_true = Some(entry.win_true.map_or(d, |t| t.min(d)));
-        } else {
-            entry.win_false = Some(entry.win_false.map_or(d, |f| f.max(d)));
-        }
-        win
-    }
-
-    /// True when the side to move loses within `depth` plies whatever it plays.
-    pub fn loses_within(&mut self, pos: &Position, depth: u32) -> bool {
-        self.nodes += 1;
-        if pos.is_game_over() {
-            return true;
-        }
-        if depth < 2 {
-            return false;
-        }
-        let key = Solver::key(pos);
-        let d = depth.min(255) as u8;
-        let known = self.table.get(&key).copied().unwrap_or_default();
-        if known.loss_true.is_some_and(|t| t <= d) {
-            return true;
-        }
-        if known.loss_false.is_some_and(|f| f >= d) {
-            return false;
-        }
-        let loss = Bounded::children(pos).iter().all(|c| self.wins_within(c, depth - 1));
-        let entry = self.table.entry(key).or_default();
-        if loss {
-            entry.loss_true = Some(entry.loss_true.map_or(d, |t| t.min(d)));
-        } else {
-            entry.loss_false = Some(entry.loss_false.map_or(d, |f| f.max(d)));
-        }
-        loss
-    }
-
-    /// The shortest forced win of the side to move in plies, if there is one within
-    /// `max_plies`.
-    pub fn shortest_win(&mut self, pos: &Position, max_plies: u32) -> Option<u32> {
-        (1..=max_plies).step_by(2).find(|&d| self.wins_within(pos, d))
-    }
-
-    /// The moves of `pos` that win within `plies`.
-    pub fn moves_winning_within(&mut self, pos: &Position, plies: u32) -> Vec<Move> {
-        pos.legal_moves()
-            .iter()
-            .copied()
-            .filter(|&m| self.loses_within(&pos.make_move(m), plies.saturating_sub(1)))
-            .collect()
+        let winning = moves.iter().filter(|(_, v)| matches!(v, Exact::Win(_))).map(|(m, _)| *m).collect();
+        let fastest = moves.iter().filter(|(_, v)| *v == value).map(|(m, _)| *m).collect();
+        Some(Analysis { value, winning, fastest, moves })
     }
 }

@@ -210,7 +210,7 @@ pub fn run(args: &BookArgs) -> Result<(), String> {
     match &args.out {
         Some(path) => std::fs::write(path, text).map_err(|e| format!("--out {}: {e}", path.display())),
         None => {
-            print!("{text}");
+            crate::out!("{text}");
             Ok(())
         }
     }

@@ -7,3 +7,4 @@ pub mod epd;
 pub mod matches;
 pub mod perft;
 pub mod solve;
+pub mod stdout;

@@ -17,7 +17,7 @@
 //! `proof NODES` (or `proof none`) follows `time`. The run ends with a summary line
 //! `solved S/T malformed M nodes N time MS`, then `failed ID...` when some position failed.
 //! The result is an error (non-zero exit code) when any position failed or any line was
-//! malformed, so that the command can gate CI.
+//! malformed, so that the command can gate CI; malformed lines never stop the run.
 //!
 //! **Pass or fail.** A position passes when every expectation holds: the move found is in
 //! `bm` (if given) and not in `am`; with `win N` / `loss N` the search's score is a proven
@@ -26,17 +26,20 @@
 //!
 //! **Stopping.** Every search stops as soon as its score is proven and the iteration that
 //! found it is deeper than the result's length in plies: a full-width search of that depth sees
-//! every shorter result, so nothing is left to learn. Otherwise the limit applies
-//! (`--movetime`, `--depth` or `--nodes`; 1000 ms per position when none is given).
+//! every shorter result, so nothing is left to learn. Otherwise the limit given applies
+//! (`--movetime`, `--depth` or `--nodes`).
 //!
-//! **Proving** (`--prove`): the selective techniques that could hide a shorter win (late-move
-//! reductions and reverse futility pruning) are switched off, and the search deepens without a
-//! limit (unless one is given, as a cap) until the stopping rule above holds. The result is
-//! then exact: the alpha-beta search with exact win/loss scores is full width, so at a depth
-//! beyond the result's length every shorter win (or longer resistance) would have been seen.
-//! The proof size is the number of nodes searched until then. A position whose value cannot
-//! be reached within the cap (or [`crate::search::MAX_DEPTH`] plies) is reported `proof none`, and it fails
-//! when it expects `win N` / `loss N`.
+//! **Proving** (`--prove`, and the default when no limit is given: to solve is to prove): the
+//! selective techniques that could hide a shorter win (late-move reductions and reverse
+//! futility pruning) are switched off, and the search deepens until the stopping rule above
+//! holds, or until the limit if one is given (a cap). The result is then exact: the alpha-beta
+//! search with exact win/loss scores is full width, so at a depth beyond the result's length
+//! every shorter win (or longer resistance) would have been seen. The proof size is the number
+//! of nodes searched until then. A position whose value cannot be proven within the cap (or
+//! [`crate::search::MAX_DEPTH`] plies, which may take very long: give a cap for positions far
+//! from their end) is reported `proof none`, and it fails when it expects `win N` / `loss N`.
+//! Without proving mode the engine's usual search runs; its proven scores are true, but a
+//! pruned line could hide a shorter win, which the check against `win N` then reports.
 //!
 //! **Parallel runs** (`--jobs J`): J workers of a rayon pool each own a searcher and take the
 //! next position in file order; results are buffered and printed in file order, so the output
@@ -52,9 +55,6 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// The time per position when no limit is given (and `--prove` is off).
-pub const DEFAULT_MOVETIME_MS: u64 = 1000;
-
 /// Stack size of the workers: the search recurses with a move list per ply.
 const WORKER_STACK: usize = 16 << 20;
 
@@ -64,7 +64,7 @@ const WORKER_STACK: usize = 16 << 20;
 pub struct SolveArgs {
     /// The EPD file of test positions (for example positions/endgames.epd).
     pub file: PathBuf,
-    /// Search each position for this many milliseconds (default 1000; with --prove: no limit).
+    /// Search each position for this many milliseconds (with no limit at all: prove each).
     #[arg(short, long)]
     pub movetime: Option<u64>,
     /// Search each position this many plies deep (1 to 120).
@@ -73,8 +73,8 @@ pub struct SolveArgs {
     /// Search about this many nodes per position.
     #[arg(short, long)]
     pub nodes: Option<u64>,
-    /// Search until every result is proven with its exact length (selective pruning off); a
-    /// limit given as well caps each search.
+    /// Search until every result is proven with its exact length (selective pruning off). The
+    /// default when no limit is given; with a limit, the limit caps each search.
     #[arg(long)]
     pub prove: bool,
     /// Search threads per position (Lazy SMP).
@@ -98,19 +98,17 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// The settings the arguments ask for.
+    /// The settings the arguments ask for: proving mode when asked for or when no limit is
+    /// given.
     pub fn from_args(args: &SolveArgs) -> Settings {
-        let movetime = match (args.movetime, args.depth, args.nodes, args.prove) {
-            (None, None, None, false) => Some(DEFAULT_MOVETIME_MS),
-            (movetime, ..) => movetime,
-        };
         let limits = Limits {
             depth: args.depth,
             nodes: args.nodes,
-            movetime: movetime.map(Duration::from_millis),
+            movetime: args.movetime.map(Duration::from_millis),
             ..Limits::default()
         };
-        Settings { limits, prove: args.prove }
+        let unlimited = limits == Limits::default();
+        Settings { limits, prove: args.prove || unlimited }
     }
 }
 
@@ -260,7 +258,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
         let (line, entry) = &entries[index];
         let failed = failures(entry, solution, settings.prove);
         progress.clear();
-        println!("{}", result_line(entry, *line, solution, &failed, settings.prove));
+        crate::outln!("{}", result_line(entry, *line, solution, &failed, settings.prove));
         nodes += solution.nodes;
         if failed.is_empty() {
             passed += 1;
@@ -273,20 +271,27 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     solve_all(&positions, &settings, args, &mut report)?;
     progress.clear();
     let total = entries.len();
-    println!(
+    crate::outln!(
         "solved {passed}/{total} malformed {malformed} nodes {nodes} time {}",
         start.elapsed().as_millis()
     );
     if !failed_names.is_empty() {
-        println!("failed {}", failed_names.join(" "));
+        crate::outln!("failed {}", failed_names.join(" "));
     }
     let _ = std::io::stdout().flush();
     match (total - passed, malformed) {
         (0, 0) => Ok(()),
-        (failed, malformed) => {
-            Err(format!("{failed} of {total} positions failed, {malformed} malformed lines"))
-        }
+        (failed, malformed) => Err(format!(
+            "{failed} of {total} position{} failed, {malformed} malformed line{}",
+            plural(total),
+            plural(malformed)
+        )),
     }
+}
+
+/// "s" unless `n` is 1.
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 /// Solves `positions` on `args.jobs` workers and hands each solution to `report` in the order
@@ -353,29 +358,33 @@ struct Progress {
 }
 
 impl Progress {
+    /// A display of `total` positions, drawn at once (before the first, possibly long, search).
     fn new(total: usize) -> Progress {
-        Progress {
+        let progress = Progress {
             enabled: std::io::stderr().is_terminal(),
             total,
             done: 0,
             failed: 0,
             start: Instant::now(),
-        }
+        };
+        progress.draw();
+        progress
     }
 
     /// Counts one more position and redraws the line.
     fn advance(&mut self, passed: bool) {
         self.done += 1;
         self.failed += usize::from(!passed);
+        self.draw();
+    }
+
+    /// Draws the line `[DONE/TOTAL] F failed, S s` (while positions remain).
+    fn draw(&self) {
         if self.enabled && self.done < self.total {
+            // The result lines on stdout must reach the terminal before the line is drawn.
             let _ = std::io::stdout().flush();
-            eprint!(
-                "\r[{}/{}] {} failed, {:.1} s",
-                self.done,
-                self.total,
-                self.failed,
-                self.start.elapsed().as_secs_f64()
-            );
+            let elapsed = self.start.elapsed().as_secs_f64();
+            eprint!("\r[{}/{}] {} failed, {elapsed:.1} s", self.done, self.total, self.failed);
         }
     }
 
@@ -465,7 +474,7 @@ mod tests {
     }
 
     #[test]
-    fn default_limits_are_one_second_unless_proving() {
+    fn no_limit_means_proving() {
         let args = SolveArgs {
             file: PathBuf::from("x"),
             movetime: None,
@@ -476,10 +485,10 @@ mod tests {
             jobs: 1,
             hash: 1,
         };
-        assert_eq!(Settings::from_args(&args).limits.movetime, Some(Duration::from_millis(1000)));
-        let prove = Settings::from_args(&SolveArgs { prove: true, ..args.clone() });
-        assert_eq!(prove.limits, Limits::default());
-        let depth = Settings::from_args(&SolveArgs { depth: Some(7), ..args });
-        assert_eq!((depth.limits.depth, depth.limits.movetime), (Some(7), None));
+        assert_eq!(Settings::from_args(&args), Settings { limits: Limits::default(), prove: true });
+        let timed = Settings::from_args(&SolveArgs { movetime: Some(1000), ..args.clone() });
+        assert_eq!((timed.limits.movetime, timed.prove), (Some(Duration::from_millis(1000)), false));
+        let capped = Settings::from_args(&SolveArgs { depth: Some(7), prove: true, ..args });
+        assert_eq!((capped.limits.depth, capped.limits.movetime, capped.prove), (Some(7), None, true));
     }
 }

@@ -240,9 +240,9 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         _ => "",
     };
     if args.json {
-        println!("{}", report::json(&tally, sprt_state.as_ref(), start.elapsed()));
+        crate::outln!("{}", report::json(&tally, sprt_state.as_ref(), start.elapsed()));
     } else {
-        print!("{}", report::table(&tally, sprt_state.as_ref(), start.elapsed(), note));
+        crate::out!("{}", report::table(&tally, sprt_state.as_ref(), start.elapsed(), note));
     }
     Ok(())
 }
