@@ -226,12 +226,26 @@ fn every_go_form_gets_exactly_one_legal_bestmove() {
         search_output(&mut engine, &pos);
         engine.sync_quiet();
     }
-    // Unsupported and unknown go tokens are reported, the rest obeyed.
-    engine.send("go searchmoves f6e5 depth 2 mate 3 sideways");
+    // Unknown go tokens are reported, the rest obeyed: searchmoves restricts the root.
+    engine.send("go searchmoves f6h4 a7c5 depth 3 mate 3 sideways");
     let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
-    assert_eq!(lines.iter().filter(|l| l.starts_with("info string go:")).count(), 3, "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.starts_with("info string")).count(), 1, "{lines:?}");
+    let best = lines.last().unwrap().split(' ').nth(1).unwrap();
+    assert!(["f6h4", "a7c5"].contains(&best), "{lines:?}");
+    // Illegal searchmoves are left out with an error; with none left, every move is searched.
+    engine.send("go depth 2 searchmoves f6e5 e1f2");
+    let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
+    assert!(lines.iter().any(|l| l.starts_with("info string error: go searchmoves: illegal move 'e1f2'")));
+    assert_eq!(lines.last().unwrap().split(' ').nth(1), Some("f6e5"), "{lines:?}");
+    engine.send("go depth 2 searchmoves e1f2");
+    let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
+    assert!(
+        lines.iter().any(|l| l == "info string go searchmoves: no legal move given; every move is searched")
+    );
+    let best = lines.last().unwrap().split(' ').nth(1).unwrap();
+    assert!(pos.parse_move(best).is_ok(), "{lines:?}");
     // Malformed values refuse the whole go: no search, no bestmove.
-    for bad in ["go depth x", "go movetime", "go nodes -5", "go wtime 1.5"] {
+    for bad in ["go depth x", "go movetime", "go nodes -5", "go wtime 1.5", "go mate 0", "go mate -2"] {
         engine.send(bad);
         assert_eq!(engine.sync_errors().len(), 1, "{bad}");
     }

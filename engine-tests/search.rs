@@ -86,6 +86,63 @@ fn finds_every_constructed_win_and_loss_with_its_exact_length() {
     }
 }
 
+/// `searchmoves`: a search restricted to one root move returns that move with that move's own
+/// exact value, which the solver gives independently, for every move of every constructed
+/// position (including the moves that throw the win away).
+#[test]
+fn a_search_restricted_to_one_move_returns_that_moves_value() {
+    let mut checked = 0;
+    for (fen, _) in EXACT {
+        let pos = Position::from_fen(fen).unwrap();
+        for &mv in &pos.legal_moves() {
+            let mut searcher = Searcher::<Position>::new(16, 1);
+            let limits =
+                Limits { depth: Some(12), search_moves: vec![Position::move_code(mv)], ..Limits::default() };
+            let result = searcher.search(&pos, &limits, &SearchControl::new(), &mut |_| {});
+            assert_eq!(result.best_move, Some(mv), "{fen}");
+            let expected = match solve_upto(&pos.make_move(mv), 9) {
+                Value::Loss(k) => Score::Win(k + 1),
+                Value::Win(k) => Score::Loss(k + 1),
+                Value::Unknown => continue,
+            };
+            assert_eq!(result.score, expected, "{fen}: {mv}");
+            checked += 1;
+        }
+    }
+    assert!(checked >= 40, "only {checked} moves with a known value");
+}
+
+/// Codes of no legal move are ignored: the search then considers every move.
+#[test]
+fn searchmoves_with_no_legal_move_searches_every_move() {
+    let pos = Position::from_fen(EXACT[1].0).unwrap();
+    let mut searcher = Searcher::<Position>::new(16, 1);
+    let limits = Limits { depth: Some(8), search_moves: vec![u16::MAX], ..Limits::default() };
+    let result = searcher.search(&pos, &limits, &SearchControl::new(), &mut |_| {});
+    assert_legal(&pos, result.best_move);
+    assert_eq!(result.score, Score::Win(3));
+}
+
+/// `go mate N`: with no other limit the search ends once a win within N own moves is proven;
+/// a bound below the true distance does not end a depth-limited search early.
+#[test]
+fn a_mate_limit_ends_the_search_at_a_short_enough_win() {
+    // A win in 9 plies, 5 own moves (EXACT, confirmed by the solver above).
+    let pos = Position::from_fen("8/8/3W4/2B5/1B6/8/8/8 w").unwrap();
+    let mut searcher = Searcher::<Position>::new(16, 1);
+    let mut depths = Vec::new();
+    let mate = Limits { mate: Some(5), ..Limits::default() };
+    let result = searcher.search(&pos, &mate, &SearchControl::new(), &mut |i| depths.push(i.depth));
+    assert_eq!(result.score, Score::Win(9));
+    // It stopped at the first iteration that proved the win, far below the maximum depth.
+    assert_eq!(depths.last(), Some(&result.depth));
+    assert!(result.depth >= 9 && result.depth <= 12, "stopped at depth {}", result.depth);
+    searcher.new_game();
+    let too_short = Limits { mate: Some(4), depth: Some(16), ..Limits::default() };
+    let result = searcher.search(&pos, &too_short, &SearchControl::new(), &mut |_| {});
+    assert_eq!((result.score, result.depth), (Score::Win(9), 16));
+}
+
 #[test]
 fn a_finished_game_has_no_move_and_is_lost() {
     let pos = Position::from_fen("8/8/8/8/8/8/8/b7 b").unwrap();

@@ -61,6 +61,10 @@ pub struct GoParams {
     pub infinite: bool,
     /// `ponder`: search in the opponent's time until `ponderhit` or `stop`.
     pub ponder: bool,
+    /// `mate N`: stop once a win in at most N own moves is proven.
+    pub mate: Option<u32>,
+    /// `searchmoves M...`: search only these moves (as written; read in the position at `go`).
+    pub searchmoves: Vec<String>,
 }
 
 /// A `query` question (UGI, plus `fen` and `islegal`).
@@ -336,7 +340,7 @@ fn parse_position(args: &[&str], warnings: &mut Vec<String>) -> Result<Command, 
     Ok(Command::Position { start, moves })
 }
 
-/// The keywords of `go` that take a value, and the unsupported UCI ones that are skipped.
+/// The keywords of `go` and their values; unknown tokens are skipped with a warning.
 fn parse_go(args: &[&str], warnings: &mut Vec<String>) -> Result<GoParams, ParseError> {
     let mut go = GoParams::default();
     let mut i = 0;
@@ -372,17 +376,27 @@ fn parse_go(args: &[&str], warnings: &mut Vec<String>) -> Result<GoParams, Parse
                 go.nodes = Some(parse_number::<u64>("go", keyword, value.ok_or_else(needs_value)?)?);
                 i += 1;
             }
-            // UCI keywords this engine does not implement: skip them with their values.
             "mate" => {
-                warnings.push("go: 'mate' is not supported and is ignored".to_string());
-                if value.is_some_and(|v| v.parse::<i64>().is_ok()) {
+                let n = parse_number::<u32>("go", keyword, value.ok_or_else(needs_value)?)?;
+                if n == 0 {
+                    return Err(ParseError::BadValue {
+                        command: "go",
+                        keyword: keyword.to_string(),
+                        value: "0".to_string(),
+                        expected: "a number of moves, at least 1",
+                    });
+                }
+                go.mate = Some(n);
+                i += 1;
+            }
+            // The moves run to the next keyword (a move is never spelt like one).
+            "searchmoves" => {
+                while let Some(&mv) = args.get(i + 1).filter(|t| !is_go_keyword(t)) {
+                    go.searchmoves.push(mv.to_string());
                     i += 1;
                 }
-            }
-            "searchmoves" => {
-                warnings.push("go: 'searchmoves' is not supported; it and its moves are ignored".to_string());
-                while args.get(i + 1).is_some_and(|t| !is_go_keyword(t)) {
-                    i += 1;
+                if go.searchmoves.is_empty() {
+                    warnings.push("go: 'searchmoves' without moves is ignored".to_string());
                 }
             }
             other => warnings.push(format!("go: unknown token {} ignored", quote(other))),

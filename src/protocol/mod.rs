@@ -37,6 +37,7 @@ use job::SearchJob;
 use options::{Change, Options};
 use output::Output;
 
+use crate::game::Game;
 use crate::impasse::{Color, MoveError, Position};
 use crate::search::{Clock, Limits, MAX_DEPTH, SearchControl, Searcher};
 use std::io::{BufRead, Write};
@@ -266,7 +267,25 @@ impl Engine {
             }),
             infinite: go.infinite,
             move_overhead: self.options.move_overhead,
+            mate: go.mate,
+            search_moves: self.search_moves(&go.searchmoves),
         }
+    }
+
+    /// The codes of the `searchmoves` moves in the current position. An illegal or malformed
+    /// one is reported and left out; when none is left, every move is searched (and said so).
+    fn search_moves(&self, texts: &[String]) -> Vec<u16> {
+        let mut codes = Vec::new();
+        for text in texts {
+            match self.position.parse_move(text) {
+                Ok(mv) => codes.push(<Position as Game>::move_code(mv)),
+                Err(e) => self.out.info_string(&format!("error: go searchmoves: {e}; the move is left out")),
+            }
+        }
+        if codes.is_empty() && !texts.is_empty() {
+            self.out.info_string("go searchmoves: no legal move given; every move is searched");
+        }
+        codes
     }
 
     fn query(&self, query: &Query) {

@@ -169,6 +169,13 @@ pub struct Limits {
     pub infinite: bool,
     /// Subtracted from every time budget for the delay between the engine and the clock.
     pub move_overhead: Duration,
+    /// Stop as soon as a win in at most this many own moves is proven (UCI `go mate N`); the
+    /// other limits still apply.
+    pub mate: Option<u32>,
+    /// Search only the root moves with these [`Game::move_code`]s (UCI `go searchmoves`);
+    /// empty: every legal move. Codes of no legal move are ignored, and if none is legal every
+    /// move is searched, so that the search always has a move to return.
+    pub search_moves: Vec<u16>,
 }
 
 /// Flags shared between the search and its driver (the protocol), typically in an `Arc`.

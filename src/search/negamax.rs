@@ -87,6 +87,9 @@ pub struct Worker<'a, G: Game> {
     root_depth: i32,
     /// The root moves, best first.
     root_moves: Vec<G::Move>,
+    /// True when `searchmoves` left out some legal root moves: the root's result is then not
+    /// the position's value and must not enter the shared table.
+    root_restricted: bool,
     /// Triangular principal-variation table: `pv[ply]` is the best line found from `ply`.
     pv: Vec<Vec<G::Move>>,
     /// Sort-key buffers, one per ply (taken out while a node uses it).
@@ -108,6 +111,7 @@ impl<'a, G: Game> Worker<'a, G> {
             stopped: false,
             root_depth: 0,
             root_moves: Vec::new(),
+            root_restricted: false,
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             keys: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
         }
@@ -171,6 +175,9 @@ impl<'a, G: Game> Worker<'a, G> {
             if managed && (self.root_moves.len() == 1 || (stable_proven >= 1 && depth >= plies)) {
                 break;
             }
+            if self.mate_found(score) {
+                break;
+            }
         }
         self.flush_nodes();
         let (score, depth, pv) = completed.unwrap_or_else(|| (0, 0, vec![self.root_moves[0]]));
@@ -193,6 +200,21 @@ impl<'a, G: Game> Worker<'a, G> {
         self.tables.score_moves(pos, moves, tt_code, 0, &mut keys);
         self.root_moves = (0..moves.len()).map(|i| pick(moves, &mut keys, i)).collect();
         assert!(!self.root_moves.is_empty(), "the search needs an unfinished position");
+        let wanted = &self.shared.limits.search_moves;
+        let legal = self.root_moves.len();
+        if self.root_moves.iter().any(|&mv| wanted.contains(&G::move_code(mv))) {
+            self.root_moves.retain(|&mv| wanted.contains(&G::move_code(mv)));
+        }
+        self.root_restricted = self.root_moves.len() < legal;
+    }
+
+    /// True when `score` is a proven win short enough for `go mate N` (never while searching
+    /// until `stop`, nor while pondering: the answer must wait for the GUI then).
+    fn mate_found(&self, score: i32) -> bool {
+        let limits = self.shared.limits;
+        let pondering = self.shared.control.pondering.load(Relaxed);
+        let mate = Score::from_internal(score).uci_mate();
+        !limits.infinite && !pondering && limits.mate.zip(mate).is_some_and(|(n, m)| m > 0 && m as u32 <= n)
     }
 
     /// True when the main thread may start another iteration.
@@ -235,9 +257,12 @@ impl<'a, G: Game> Worker<'a, G> {
                 beta = (score + delta).min(INFINITY);
             } else {
                 // Keep the root's result too: a later search of the same position (a longer
-                // analysis, a ponder miss) then starts from this move.
-                let code = Some(G::move_code(self.root_moves[0]));
-                self.shared.tt.store(pos.hash(), code, score_to_tt(score, 0), None, depth, Bound::Exact);
+                // analysis, a ponder miss) then starts from this move. Not when some root moves
+                // were left out: the score is then only that of the moves searched.
+                if !self.root_restricted {
+                    let code = Some(G::move_code(self.root_moves[0]));
+                    self.shared.tt.store(pos.hash(), code, score_to_tt(score, 0), None, depth, Bound::Exact);
+                }
                 return score;
             }
             delta += delta / 2;

@@ -127,10 +127,20 @@ fn go_forms_in_both_dialects() {
 }
 
 #[test]
-fn go_skips_unsupported_keywords_with_their_values() {
+fn go_reads_mate_and_searchmoves_up_to_the_next_keyword() {
     let parsed = parse_line("go searchmoves d2f4 e1f2 depth 4 mate 3").unwrap();
-    assert_eq!(parsed.command, Command::Go(GoParams { depth: Some(4), ..GoParams::default() }));
-    assert_eq!(parsed.warnings.len(), 2);
+    let searchmoves = vec!["d2f4".to_string(), "e1f2".to_string()];
+    assert_eq!(
+        parsed.command,
+        Command::Go(GoParams { depth: Some(4), mate: Some(3), searchmoves, ..GoParams::default() })
+    );
+    assert!(parsed.warnings.is_empty(), "{:?}", parsed.warnings);
+    let bare = parse_line("go searchmoves infinite").unwrap();
+    assert_eq!(bare.command, Command::Go(GoParams { infinite: true, ..GoParams::default() }));
+    assert_eq!(bare.warnings, ["go: 'searchmoves' without moves is ignored"]);
+    for bad in ["go mate", "go mate 0", "go mate -1", "go mate x"] {
+        assert!(parse_line(bad).is_err(), "{bad}");
+    }
 }
 
 #[test]
