@@ -8,7 +8,7 @@
 use steere::impasse::Position;
 
 /// The seeded generator of the tools (SplitMix64), enough to pick random moves reproducibly.
-pub use steere::tools::book::SplitMix64 as Rng;
+pub use steere::tools::rng::SplitMix64 as Rng;
 
 /// Plays uniformly random moves from `start` until the game ends; returns every position of the
 /// game, `start` first and the finished position last.

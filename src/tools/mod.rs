@@ -6,5 +6,6 @@ pub mod book;
 pub mod epd;
 pub mod matches;
 pub mod perft;
+pub mod rng;
 pub mod solve;
 pub mod stdout;

@@ -27,7 +27,8 @@ pub mod spec;
 pub mod stats;
 
 use crate::impasse::Position;
-use crate::tools::book::{self, SplitMix64};
+use crate::tools::book;
+use crate::tools::rng::SplitMix64;
 use engine::Engine;
 use game::{GameId, Player, Referee};
 use record::GameRecord;
