@@ -299,20 +299,28 @@ fn movetime_and_clock_deadlines_are_kept() {
     assert_legal(&pos, result.best_move);
 }
 
+/// A thread that, after `ms` milliseconds, applies `signal` to `control` (a stop, a ponderhit)
+/// and returns the moment it did.
+fn after_ms(
+    control: &Arc<SearchControl>,
+    ms: u64,
+    signal: fn(&SearchControl),
+) -> std::thread::JoinHandle<Instant> {
+    let control = Arc::clone(control);
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(ms));
+        signal(&control);
+        Instant::now()
+    })
+}
+
 #[test]
 fn stop_ends_an_infinite_search_and_ponderhit_starts_the_clock() {
     let pos = Position::startpos();
     let control = Arc::new(SearchControl::new());
     let mut searcher = Searcher::<Position>::new(16, 1);
     // Infinite: runs until stopped, then returns within a few milliseconds.
-    let stopper = {
-        let control = Arc::clone(&control);
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(120));
-            control.stop.store(true, Ordering::Relaxed);
-            Instant::now()
-        })
-    };
+    let stopper = after_ms(&control, 120, |c| c.stop.store(true, Ordering::Relaxed));
     let limits = Limits { infinite: true, ..Limits::default() };
     let mut last_depth = 0;
     let result = searcher.search(&pos, &limits, &control, &mut |i: &SearchInfo<Move>| last_depth = i.depth);
@@ -324,14 +332,7 @@ fn stop_ends_an_infinite_search_and_ponderhit_starts_the_clock() {
     // Pondering with a 20 ms move time: no deadline until ponderhit, then 20 ms.
     control.stop.store(false, Ordering::Relaxed);
     control.pondering.store(true, Ordering::Relaxed);
-    let hitter = {
-        let control = Arc::clone(&control);
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(100));
-            control.pondering.store(false, Ordering::Relaxed);
-            Instant::now()
-        })
-    };
+    let hitter = after_ms(&control, 100, |c| c.pondering.store(false, Ordering::Relaxed));
     let limits = Limits { movetime: Some(Duration::from_millis(20)), ..Limits::default() };
     let start = Instant::now();
     let result = searcher.search(&pos, &limits, &control, &mut |_| {});
@@ -345,14 +346,7 @@ fn stop_ends_an_infinite_search_and_ponderhit_starts_the_clock() {
 fn helper_threads_stop_with_the_main_thread() {
     let control = Arc::new(SearchControl::new());
     let mut searcher = Searcher::<Position>::new(16, 4);
-    let stopper = {
-        let control = Arc::clone(&control);
-        std::thread::spawn(move || {
-            std::thread::sleep(Duration::from_millis(100));
-            control.stop.store(true, Ordering::Relaxed);
-            Instant::now()
-        })
-    };
+    let stopper = after_ms(&control, 100, |c| c.stop.store(true, Ordering::Relaxed));
     let limits = Limits { infinite: true, ..Limits::default() };
     let pos = Position::startpos();
     let result = searcher.search(&pos, &limits, &control, &mut |_| {});
