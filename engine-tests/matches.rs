@@ -37,6 +37,21 @@ fn json_number_after(json: &str, key: &str) -> u64 {
     json[at..].chars().take_while(char::is_ascii_digit).collect::<String>().parse().unwrap()
 }
 
+/// The first engine's `lateness` summary in a JSON report: (timed moves, max in ms), or `None`
+/// when it made no timed move.
+fn first_lateness(json: &str) -> Option<(u64, f64)> {
+    let at = json.find("\"lateness\":").unwrap_or_else(|| panic!("no lateness in {json}")) + 11;
+    let rest = &json[at..];
+    if rest.starts_with("null") {
+        return None;
+    }
+    let moves = json_number_after(rest, "\"moves\":");
+    let max_at = rest.find("\"max_ms\":").unwrap() + 9;
+    let max: String =
+        rest[max_at..].chars().take_while(|c| c.is_ascii_digit() || *c == '-' || *c == '.').collect();
+    Some((moves, max.parse().unwrap()))
+}
+
 /// Reads and replays every game of a record file with the rules code.
 fn replay_all(path: &Path) -> Vec<steere::tools::matches::record::ParsedGame> {
     let games = parse_records(&std::fs::read_to_string(path).unwrap()).unwrap();
@@ -218,6 +233,14 @@ fn fake_loses(name: &str, (on_go, on_stop): (&str, &str), category: Category, de
         "{json}"
     );
     assert_eq!(json_number_after(&json, &format!("\"{}\":", category.label())), 2, "{json}");
+    // The timing report: the fake made one timed move per game, its faulty one (none when it
+    // crashed); one that lost on time was later than the 50 ms margin, an instant one was early.
+    match (category, first_lateness(&json)) {
+        (Category::Crash, lateness) => assert_eq!(lateness, None, "{json}"),
+        (Category::TimeForfeit, Some((2, max))) => assert!(max > 50.0, "{json}"),
+        (_, Some((2, max))) => assert!(max < 0.0, "{json}"),
+        (_, lateness) => panic!("unexpected lateness {lateness:?} in {json}"),
+    }
     let games = replay_all(&record);
     assert_eq!(games.len(), 2, "the runner went on after the first fault (restarting the engine)");
     for game in &games {

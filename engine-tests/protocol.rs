@@ -380,9 +380,18 @@ fn a_whole_game_through_position_moves_with_queries_at_every_ply() {
     engine.send("go depth 5");
     let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
     assert_eq!(lines, ["info string game over", "bestmove (none)"]);
-    engine.send("go infinite");
-    let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
-    assert_eq!(lines, ["info string game over", "bestmove (none)"]);
+    // Under `infinite` and `ponder` the answer waits for the GUI even here, as UCI requires ("do
+    // not exit the search in ponder mode, even if it's mate").
+    for go in ["go infinite", "go ponder"] {
+        engine.send(go);
+        engine.none_within(Duration::from_millis(100), "bestmove before stop", |l| l.starts_with("bestmove"));
+        engine.send("stop");
+        let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
+        assert_eq!(lines.last().unwrap(), "bestmove (none)");
+    }
+    engine.send("go ponder");
+    engine.send("ponderhit");
+    assert_eq!(engine.until("bestmove", |l| l.starts_with("bestmove")).last().unwrap(), "bestmove (none)");
     engine.sync_quiet();
     engine.finish();
 }
@@ -489,6 +498,25 @@ fn terminal_extensions_d_perft_bench_and_debug() {
     engine.send("go depth 2");
     let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
     assert!(lines.iter().any(|l| l.starts_with("info string debug: ")), "{lines:?}");
+    // ... and, right after the bestmove, where the move's time went, counted from reading `go`.
+    let after = engine.sync();
+    assert_eq!(after.len(), 1, "{after:?}");
+    let steps = [
+        "info string debug: timing go-read->thread ",
+        " ms, ->search ",
+        " ms, ->decided ",
+        " ms, ->bestmove ",
+    ];
+    let mut rest = after[0].as_str();
+    let mut times = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        rest = rest.strip_prefix(step).unwrap_or_else(|| panic!("step {i} of {:?}", after[0]));
+        let end = rest.find(' ').unwrap_or(rest.len());
+        times.push(rest[..end].parse::<f64>().unwrap());
+        rest = &rest[end..];
+    }
+    assert_eq!(rest, " ms");
+    assert!(times.windows(2).all(|w| w[0] <= w[1]), "the steps are in order: {times:?}");
     engine.send("debug off");
     engine.send("go depth 2");
     let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));

@@ -27,6 +27,7 @@ use std::io::BufRead;
 use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// The longest line read, in bytes; longer lines are skipped whole. Far above any real
 /// command (a `position` with the longest possible game is about 13 kB).
@@ -35,8 +36,9 @@ pub const MAX_LINE_BYTES: usize = 8 << 20;
 /// What the reader sends to the engine loop.
 #[derive(Debug)]
 pub enum Input {
-    /// A parsed line (or why it could not be parsed), with its line number (from 1).
-    Line(u64, Result<Parsed, ParseError>),
+    /// A parsed line (or why it could not be parsed), with its line number (from 1) and the
+    /// moment it was read: a `go`'s time budget starts then, not when the loop gets to it.
+    Line(u64, Result<Parsed, ParseError>, Instant),
     /// A line over [`MAX_LINE_BYTES`] was skipped.
     TooLong(u64, usize),
     /// End of input (or a read error): the engine should end.
@@ -81,7 +83,7 @@ impl Shared {
     /// The fast path of `ponderhit`: the current search stops pondering.
     fn ponderhit(&self) {
         if let Some(control) = &*self.current.lock().unwrap_or_else(|p| p.into_inner()) {
-            control.pondering.store(false, SeqCst);
+            control.ponderhit();
         }
     }
 }
@@ -111,6 +113,7 @@ pub fn read_loop(mut input: impl BufRead, shared: &Shared, sender: &Sender<Input
             }
             continue;
         }
+        let read_at = Instant::now();
         let parsed = parse_bytes(&buffer);
         let quit = match parsed.as_ref().map(|p| &p.command) {
             Ok(Command::Go(_) | Command::Perft(_) | Command::Bench(_)) => {
@@ -131,7 +134,7 @@ pub fn read_loop(mut input: impl BufRead, shared: &Shared, sender: &Sender<Input
             }
             _ => false,
         };
-        if sender.send(Input::Line(line_number, parsed)).is_err() || quit {
+        if sender.send(Input::Line(line_number, parsed, read_at)).is_err() || quit {
             return;
         }
     }
@@ -185,11 +188,11 @@ mod tests {
         let inputs = read_all(b"uci\n\nisready\r\nbogus");
         assert_eq!(inputs.len(), 5);
         assert!(
-            matches!(&inputs[0], Input::Line(1, Ok(p)) if p.command == Command::Hello(super::super::command::Dialect::Uci))
+            matches!(&inputs[0], Input::Line(1, Ok(p), _) if p.command == Command::Hello(super::super::command::Dialect::Uci))
         );
-        assert!(matches!(&inputs[1], Input::Line(2, Err(ParseError::Empty))));
-        assert!(matches!(&inputs[2], Input::Line(3, Ok(p)) if p.command == Command::IsReady));
-        assert!(matches!(&inputs[3], Input::Line(4, Err(ParseError::UnknownCommand(_)))));
+        assert!(matches!(&inputs[1], Input::Line(2, Err(ParseError::Empty), _)));
+        assert!(matches!(&inputs[2], Input::Line(3, Ok(p), _) if p.command == Command::IsReady));
+        assert!(matches!(&inputs[3], Input::Line(4, Err(ParseError::UnknownCommand(_)), _)));
         assert!(matches!(inputs[4], Input::End));
     }
 
@@ -197,7 +200,7 @@ mod tests {
     fn quit_ends_the_reading() {
         let inputs = read_all(b"quit\nisready\n");
         assert_eq!(inputs.len(), 1);
-        assert!(matches!(&inputs[0], Input::Line(1, Ok(p)) if p.command == Command::Quit));
+        assert!(matches!(&inputs[0], Input::Line(1, Ok(p), _) if p.command == Command::Quit));
     }
 
     #[test]
@@ -206,7 +209,7 @@ mod tests {
         bytes.extend_from_slice(b"\nisready\n");
         let inputs = read_all(&bytes);
         assert!(matches!(inputs[0], Input::TooLong(1, n) if n == MAX_LINE_BYTES + 11));
-        assert!(matches!(&inputs[1], Input::Line(2, Ok(p)) if p.command == Command::IsReady));
+        assert!(matches!(&inputs[1], Input::Line(2, Ok(p), _) if p.command == Command::IsReady));
     }
 
     #[test]

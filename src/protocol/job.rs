@@ -21,10 +21,20 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::thread::JoinHandle;
+use std::time::Instant;
 
 /// The search thread's stack: the main search thread recurses one frame (with a move list) per
 /// ply, like the helper threads, which get 16 MiB.
 const SEARCH_STACK: usize = 32 << 20;
+
+/// How a search answers: what its `bestmove` line carries and whether it explains its timing.
+#[derive(Clone, Copy, Debug)]
+pub struct Answer {
+    /// Append `ponder R` to `bestmove` when the search has an expected reply.
+    pub ponder_move: bool,
+    /// `debug on`: report where the time of the move went (see [`timing_report`]).
+    pub debug: bool,
+}
 
 /// A running (or finished, not yet joined) search.
 pub struct SearchJob {
@@ -37,42 +47,61 @@ impl SearchJob {
     /// Starts searching `pos` within `limits` on a new thread. On failure (the system refuses
     /// a thread) the searcher is lost and the error returned; the caller still owes a
     /// `bestmove`.
+    ///
+    /// The `bestmove` is printed as soon as the main search thread has its result, before the
+    /// helper threads are joined ([`Searcher::search_reporting`]): on a loaded machine a helper
+    /// may wait tens of milliseconds for a processor, and the clock should not.
     pub fn start(
         mut searcher: Searcher<Position>,
         pos: Position,
         limits: Limits,
         control: Arc<SearchControl>,
         out: Output,
-        debug: bool,
+        answer: Answer,
     ) -> std::io::Result<SearchJob> {
         let finished = Arc::new(AtomicBool::new(false));
         let (thread_control, thread_finished) = (control.clone(), finished.clone());
         let handle =
             std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn(move || {
+                let thread_started = Instant::now();
+                let mut answered = false;
                 let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    searcher.search(&pos, &limits, &thread_control, &mut |info| out.line(&info_line(info)))
+                    searcher.search_reporting(
+                        &pos,
+                        &limits,
+                        &thread_control,
+                        &mut |info| out.line(&info_line(info)),
+                        &mut |result| {
+                            let (best, ponder) = checked_moves(&pos, result, &out);
+                            if answer.debug {
+                                out.info_string(&format!(
+                                    "debug: search ended: depth {} nodes {} score {}",
+                                    result.depth, result.nodes, result.score
+                                ));
+                            }
+                            thread_finished.store(true, SeqCst);
+                            out.line(&bestmove_line(best, ponder.filter(|_| answer.ponder_move)));
+                            answered = true;
+                            if answer.debug {
+                                let written = Instant::now();
+                                out.info_string(&timing_report(&limits, thread_started, result, written));
+                            }
+                        },
+                    )
                 }));
-                let (best, ponder, searcher) = match outcome {
-                    Ok(result) => {
-                        if debug {
-                            out.info_string(&format!(
-                                "debug: search ended: depth {} nodes {} score {}",
-                                result.depth, result.nodes, result.score
-                            ));
-                        }
-                        let (best, ponder) = checked_moves(&pos, &result, &out);
-                        (best, ponder, Some(searcher))
-                    }
+                match outcome {
+                    Ok(_) => Some(searcher),
                     // A panic in the search (a bug; impossible in release builds, which abort):
                     // still answer with a legal move, and let the loop build a fresh searcher.
                     Err(_) => {
-                        out.info_string("error: the search failed; playing the first legal move");
-                        (pos.legal_moves().first().copied(), None, None)
+                        if !answered {
+                            out.info_string("error: the search failed; playing the first legal move");
+                            thread_finished.store(true, SeqCst);
+                            out.line(&bestmove_line(pos.legal_moves().first().copied(), None));
+                        }
+                        None
                     }
-                };
-                thread_finished.store(true, SeqCst);
-                out.line(&bestmove_line(best, ponder));
-                searcher
+                }
             })?;
         Ok(SearchJob { control, finished, handle })
     }
@@ -94,7 +123,7 @@ impl SearchJob {
 
     /// Ends pondering: the search goes on as a normal one, its time budget starting now.
     pub fn ponderhit(&self) {
-        self.control.pondering.store(false, SeqCst);
+        self.control.ponderhit();
     }
 
     /// Waits for the thread to end and returns the searcher, or `None` if the search failed.
@@ -122,4 +151,31 @@ fn checked_moves(pos: &Position, result: &SearchResult<Move>, out: &Output) -> (
         _ => None,
     };
     (best, ponder)
+}
+
+/// The `debug on` account of where a move's time went, measured from the moment the input
+/// thread read `go` (the origin of every budget):
+/// `debug: timing go-read->thread 0.4 ms, ->search 0.5 ms, ->decided 969.8 ms, ->bestmove 970.0 ms`.
+/// A large first step means the engine loop or the new thread waited for a processor; a large
+/// gap between `decided` and `bestmove`, that the output did.
+fn timing_report(
+    limits: &Limits,
+    thread_started: Instant,
+    result: &SearchResult<Move>,
+    written: Instant,
+) -> String {
+    let Some(read) = limits.start else {
+        return "debug: timing unknown (no read time)".to_string();
+    };
+    let ms = |at: Instant| at.saturating_duration_since(read).as_secs_f64() * 1000.0;
+    let mut text = format!("debug: timing go-read->thread {:.1} ms", ms(thread_started));
+    if let Some(timing) = result.timing {
+        text.push_str(&format!(
+            ", ->search {:.1} ms, ->decided {:.1} ms",
+            ms(timing.started),
+            ms(timing.decided)
+        ));
+    }
+    text.push_str(&format!(", ->bestmove {:.1} ms", ms(written)));
+    text
 }

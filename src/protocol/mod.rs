@@ -33,7 +33,7 @@ pub mod terminal;
 
 use command::{Command, Dialect, GoParams, ParseError, Query, StartPosition, quote};
 use input::{Input, Shared};
-use job::SearchJob;
+use job::{Answer, SearchJob};
 use options::{Change, Options};
 use output::Output;
 
@@ -44,7 +44,7 @@ use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::Ordering::SeqCst;
 use std::sync::mpsc::{RecvTimeoutError, channel};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The engine's name in `id name`.
 pub const ENGINE_NAME: &str = concat!("steere ", env!("CARGO_PKG_VERSION"));
@@ -78,16 +78,16 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
     let mut engine = Engine::new(out.clone(), shared);
     while !out.is_closed() {
         match receiver.recv_timeout(IDLE_POLL) {
-            Ok(Input::Line(line, Ok(parsed))) => {
+            Ok(Input::Line(line, Ok(parsed), read_at)) => {
                 for warning in &parsed.warnings {
                     out.info_string(warning);
                 }
-                if !engine.execute(line, parsed.command) {
+                if !engine.execute(line, parsed.command, read_at) {
                     break;
                 }
             }
-            Ok(Input::Line(_, Err(ParseError::Empty))) => {}
-            Ok(Input::Line(_, Err(error))) => out.info_string(&format!("error: {error}")),
+            Ok(Input::Line(_, Err(ParseError::Empty), _)) => {}
+            Ok(Input::Line(_, Err(error), _)) => out.info_string(&format!("error: {error}")),
             Ok(Input::TooLong(line, bytes)) => {
                 out.info_string(&format!("error: line {line} is too long ({bytes} bytes); ignored"))
             }
@@ -111,6 +111,8 @@ struct Engine {
     /// The search running or finished but not yet joined.
     job: Option<SearchJob>,
     debug: bool,
+    /// The dialect of the last handshake (UCI until one is seen): `bestmove` follows it.
+    dialect: Dialect,
 }
 
 impl Engine {
@@ -123,16 +125,21 @@ impl Engine {
             searcher: None,
             job: None,
             debug: false,
+            dialect: Dialect::Uci,
         }
     }
 
-    /// Executes one command from line `line` of the input; false when the engine must end.
-    fn execute(&mut self, line: u64, command: Command) -> bool {
+    /// Executes one command from line `line` of the input, read at `read_at`; false when the
+    /// engine must end.
+    fn execute(&mut self, line: u64, command: Command, read_at: Instant) -> bool {
         // A search told to stop ends within milliseconds: let it print its bestmove first, so
         // that every command after `stop` (even `isready`) answers after that bestmove.
         self.settle();
         match command {
-            Command::Hello(dialect) => self.hello(dialect),
+            Command::Hello(dialect) => {
+                self.dialect = dialect;
+                self.hello(dialect)
+            }
             Command::IsReady => {
                 // Runners send `isready` before starting the clock: allocate the table now, not
                 // inside the first `go`'s time budget.
@@ -151,7 +158,7 @@ impl Engine {
                 }
             }
             Command::Position { start, moves } => self.set_position(&start, &moves),
-            Command::Go(params) => self.go(line, &params),
+            Command::Go(params) => self.go(line, &params, read_at),
             Command::Stop => {
                 if let Some(job) = &self.job {
                     job.stop();
@@ -197,8 +204,16 @@ impl Engine {
                 Change::Hash(mib) => searcher.set_hash(mib),
                 Change::Threads(n) => searcher.set_threads(n),
                 Change::ClearHash => searcher.new_game(),
-                Change::MoveOverhead(_) | Change::Ponder(_) | Change::Variant(_) => {}
+                Change::MoveOverhead(_)
+                | Change::Ponder(_)
+                | Change::Variant(_)
+                | Change::Debug(_)
+                | Change::NoOwnBook => {}
             }
+        }
+        if let Change::Debug(on) = change {
+            // cutegames sends its `debug` setting as an option: the same as `debug on|off`.
+            self.debug = on;
         }
         if self.debug {
             self.out.info_string(&format!("debug: options now {:?}", self.options));
@@ -216,16 +231,22 @@ impl Engine {
         }
     }
 
-    fn go(&mut self, line: u64, params: &GoParams) {
+    /// `go`, read at `read_at`: every time budget counts from that moment.
+    fn go(&mut self, line: u64, params: &GoParams, read_at: Instant) {
         if !self.wait_idle("go") {
             return;
         }
         if self.position.is_game_over() {
-            // No search: there is no move to play (as Stockfish answers in a mated position).
-            self.out.lines(&["info string game over", "bestmove (none)"]);
-            return;
+            // No move to play: `bestmove (none)`, as Stockfish answers in a mated position. At
+            // once, unless the GUI decides when the search ends (`infinite`, `ponder`): then
+            // the empty search below waits for `stop` or `ponderhit` like any other.
+            self.out.info_string("game over");
+            if !params.infinite && !params.ponder {
+                self.out.line("bestmove (none)");
+                return;
+            }
         }
-        let limits = self.limits(params);
+        let limits = Limits { start: Some(read_at), ..self.limits(params) };
         if self.debug {
             self.out.info_string(&format!("debug: searching {} with {limits:?}", self.position.to_fen()));
         }
@@ -233,7 +254,8 @@ impl Engine {
         control.pondering.store(params.ponder, SeqCst);
         self.shared.publish(&control, line);
         let searcher = self.take_searcher();
-        match SearchJob::start(searcher, self.position, limits, control, self.out.clone(), self.debug) {
+        let answer = Answer { ponder_move: self.ponder_move_shown(), debug: self.debug };
+        match SearchJob::start(searcher, self.position, limits, control, self.out.clone(), answer) {
             Ok(job) => self.job = Some(job),
             Err(e) => {
                 // Still exactly one bestmove: the first legal move.
@@ -243,6 +265,14 @@ impl Engine {
                 self.out.line(&output::bestmove_line(best, None));
             }
         }
+    }
+
+    /// Whether `bestmove` may carry `ponder R`: never after `ugi` (UGI's grammar is
+    /// `bestmove MOVE`, and its runners accept exactly two words), and after `uci` only when the
+    /// GUI has turned the `Ponder` option on (a GUI that never ponders has no use for the
+    /// word, and strict readers, such as cutegames' UCI side, reject it).
+    fn ponder_move_shown(&self) -> bool {
+        self.dialect == Dialect::Uci && self.options.ponder
     }
 
     /// The search limits of `go`: the clock of the side to move (p1 = White), the fixed limits,
@@ -269,6 +299,7 @@ impl Engine {
             move_overhead: self.options.move_overhead,
             mate: go.mate,
             search_moves: self.search_moves(&go.searchmoves),
+            start: None,
         }
     }
 

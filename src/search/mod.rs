@@ -27,8 +27,9 @@ pub mod tt;
 
 use crate::game::Game;
 use std::fmt;
+use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tt::TranspositionTable;
 
 /// The score of a win in 0 plies: a finished game won by the side to move.
@@ -176,6 +177,11 @@ pub struct Limits {
     /// empty: every legal move. Codes of no legal move are ignored, and if none is legal every
     /// move is searched, so that the search always has a move to return.
     pub search_moves: Vec<u16>,
+    /// The moment the time budgets start from: when the command that asked for the search was
+    /// read (the protocol stamps `go` on its input thread), so that the delays before the
+    /// search starts (waking threads, allocating) are spent from the budget, not added to it.
+    /// `None`: when the search starts.
+    pub start: Option<Instant>,
 }
 
 /// Flags shared between the search and its driver (the protocol), typically in an `Arc`.
@@ -186,14 +192,30 @@ pub struct SearchControl {
     pub stop: AtomicBool,
     /// While true, time limits are not applied and the search does not return before it is
     /// cleared (ponderhit) or `stop` is set; when it is cleared, the time budget starts from
-    /// that moment.
+    /// that moment (see [`SearchControl::ponderhit`]).
     pub pondering: AtomicBool,
+    /// When the ponder hit happened, if [`SearchControl::ponderhit`] recorded it.
+    ponderhit_at: Mutex<Option<Instant>>,
 }
 
 impl SearchControl {
     /// Flags for a search that is not pondering and not stopped.
     pub fn new() -> SearchControl {
         SearchControl::default()
+    }
+
+    /// Ends pondering, recording the moment (the first call's, if called twice), so that the
+    /// time budget starts when the driver learnt of the ponder hit, not when the search next
+    /// looks at its flags.
+    pub fn ponderhit(&self) {
+        let mut at = self.ponderhit_at.lock().unwrap_or_else(|p| p.into_inner());
+        at.get_or_insert_with(Instant::now);
+        self.pondering.store(false, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// When [`SearchControl::ponderhit`] was first called, if it was.
+    pub fn ponderhit_time(&self) -> Option<Instant> {
+        *self.ponderhit_at.lock().unwrap_or_else(|p| p.into_inner())
     }
 }
 
@@ -234,6 +256,19 @@ pub struct SearchResult<M> {
     pub pv: Vec<M>,
     /// The expected reply, to ponder on.
     pub ponder: Option<M>,
+    /// When the main thread began searching and when it decided to stop (`None` when no
+    /// search ran): with [`Limits::start`], where the time of a move went.
+    pub timing: Option<SearchTiming>,
+}
+
+/// When the main search thread started and stopped, for time diagnostics (`debug on`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchTiming {
+    /// The main thread began its first iteration.
+    pub started: Instant,
+    /// The main thread stopped searching: its last look at the limits and the stop flag
+    /// (before waiting for `stop` or `ponderhit` in an infinite or pondering search).
+    pub decided: Instant,
 }
 
 /// Switches for the search's selective techniques, so that a match can measure each against
@@ -326,19 +361,44 @@ impl<G: Game> Searcher<G> {
         control: &SearchControl,
         on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
     ) -> SearchResult<G::Move> {
+        self.search_reporting(pos, limits, control, on_info, &mut |_| {})
+    }
+
+    /// [`Searcher::search`], also handing the result to `on_done` as soon as it is final: after
+    /// the main thread has stopped (and an infinite or pondering search has been released), but
+    /// before the helper threads have been joined. A driver that answers from `on_done` does not
+    /// wait for helpers that the operating system has not scheduled yet (on a loaded machine
+    /// that can take tens of milliseconds). The node count passed there may miss the helpers'
+    /// last batches; the returned result has them all.
+    pub fn search_reporting(
+        &mut self,
+        pos: &G,
+        limits: &Limits,
+        control: &SearchControl,
+        on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+        on_done: &mut dyn FnMut(&SearchResult<G::Move>),
+    ) -> SearchResult<G::Move> {
         self.tt.new_search();
-        let result = if let Some(outcome) = pos.outcome() {
+        if let Some(outcome) = pos.outcome() {
             let score = match outcome {
                 crate::game::Outcome::Loss => Score::Loss(0),
                 crate::game::Outcome::Win => Score::Win(0),
                 crate::game::Outcome::Draw => Score::Heuristic(0),
             };
-            SearchResult { best_move: None, score, depth: 0, nodes: 0, pv: Vec::new(), ponder: None }
-        } else {
-            let tables = &mut self.tables[..self.threads];
-            threads::run(pos, &self.tt, tables, limits, control, self.params, on_info)
-        };
-        threads::wait_for_release(limits, control);
-        result
+            let result = SearchResult {
+                best_move: None,
+                score,
+                depth: 0,
+                nodes: 0,
+                pv: Vec::new(),
+                ponder: None,
+                timing: None,
+            };
+            threads::wait_for_release(limits, control);
+            on_done(&result);
+            return result;
+        }
+        let tables = &mut self.tables[..self.threads];
+        threads::run(pos, &self.tt, tables, limits, control, self.params, on_info, on_done)
     }
 }

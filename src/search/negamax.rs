@@ -34,12 +34,13 @@ use super::threads::Shared;
 use super::time::TimeManager;
 use super::tt::Bound;
 use super::{
-    EVAL_LIMIT, INFINITY, MAX_DEPTH, MAX_PLY, PROVEN, Score, SearchInfo, SearchResult, WIN, is_proven,
-    score_from_tt, score_to_tt,
+    EVAL_LIMIT, INFINITY, MAX_DEPTH, MAX_PLY, PROVEN, Score, SearchInfo, SearchResult, SearchTiming, WIN,
+    is_proven, score_from_tt, score_to_tt,
 };
 use crate::game::{Game, Outcome};
 use std::sync::OnceLock;
 use std::sync::atomic::Ordering::Relaxed;
+use std::time::Instant;
 
 /// Nodes between two looks at the clock, stop flag and shared node counter (about 0.2 ms).
 pub const POLL_INTERVAL: u64 = 1024;
@@ -120,6 +121,7 @@ impl<'a, G: Game> Worker<'a, G> {
     /// Iterative deepening on `pos` (not finished) until the limits or the abort flag end it.
     /// Only the main thread passes `on_info`.
     pub fn iterate(&mut self, pos: &G, mut on_info: Option<Reporter<'_, G::Move>>) -> SearchResult<G::Move> {
+        let started = Instant::now();
         let main = self.id == 0;
         let limits = self.shared.limits;
         self.order_root_moves(pos);
@@ -188,6 +190,7 @@ impl<'a, G: Game> Worker<'a, G> {
             nodes: 0,
             ponder: pv.get(1).copied(),
             pv,
+            timing: Some(SearchTiming { started, decided: Instant::now() }),
         }
     }
 
@@ -231,7 +234,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         let tm = self.time.as_mut().expect("the main thread has a clock");
         if !control.pondering.load(Relaxed) {
-            tm.ponderhit();
+            tm.ponderhit(control.ponderhit_time());
         }
         tm.may_start_iteration()
     }
@@ -484,7 +487,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && self.root_depth > 1
         {
             if !shared.control.pondering.load(Relaxed) {
-                tm.ponderhit();
+                tm.ponderhit(shared.control.ponderhit_time());
             }
             let limits = shared.limits;
             let out_of_nodes =

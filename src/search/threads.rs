@@ -47,6 +47,9 @@ pub struct Shared<'a> {
 }
 
 /// Runs one search of `pos` on `tables.len()` threads (the calling thread is the main one).
+/// The result goes to `on_done` before the helper threads are joined (see
+/// [`super::Searcher::search_reporting`]), and is returned after.
+#[allow(clippy::too_many_arguments)] // the parts of one search call, passed straight through
 pub fn run<G: Game>(
     pos: &G,
     tt: &TranspositionTable,
@@ -55,6 +58,7 @@ pub fn run<G: Game>(
     control: &SearchControl,
     params: SearchParams,
     on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
+    on_done: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move> {
     let shared = Shared {
         tt,
@@ -63,7 +67,7 @@ pub fn run<G: Game>(
         control,
         limits,
         params,
-        start: Instant::now(),
+        start: limits.start.unwrap_or_else(Instant::now),
     };
     let (main_tables, helper_tables) = tables.split_first_mut().expect("at least one thread");
     let mut result = std::thread::scope(|scope| {
@@ -74,8 +78,11 @@ pub fn run<G: Game>(
                 Worker::new(shared, tables, i + 1).iterate(pos, None);
             });
         }
-        let result = Worker::new(&shared, main_tables, 0).iterate(pos, Some(on_info));
+        let mut result = Worker::new(&shared, main_tables, 0).iterate(pos, Some(on_info));
         shared.abort.store(true, Relaxed);
+        wait_for_release(limits, control);
+        result.nodes = shared.nodes.load(Relaxed);
+        on_done(&result);
         result
     });
     // Every thread has flushed its count on the way out of the scope.

@@ -1,7 +1,8 @@
 //! Time management: how long to think about one move.
 //!
-//! Two budgets are derived from the [`Limits`], both measured from the start of the search (or
-//! from the moment pondering ends, "ponderhit"):
+//! Two budgets are derived from the [`Limits`], both measured from [`Limits::start`] (the moment
+//! the protocol read `go`, so that every delay before the search runs is paid from the budget),
+//! or from the moment pondering ends ("ponderhit"):
 //! - the **soft** budget (the optimum): no new iteration of the iterative deepening starts once
 //!   60% of it has passed, because the next iteration would likely not finish in time;
 //! - the **hard** budget (the maximum): the search is aborted when it has passed. The main thread
@@ -69,14 +70,14 @@ impl TimeManager {
     /// Starts the clock for `limits`; `pondering` suspends the budgets until
     /// [`TimeManager::ponderhit`].
     pub fn new(limits: &Limits, pondering: bool) -> TimeManager {
-        TimeManager { budget: budget(limits), start: Instant::now(), pondering }
+        TimeManager { budget: budget(limits), start: limits.start.unwrap_or_else(Instant::now), pondering }
     }
 
-    /// Pondering has ended: the budgets start from now.
-    pub fn ponderhit(&mut self) {
+    /// Pondering has ended (at `at`, or now if the moment is unknown): the budgets start then.
+    pub fn ponderhit(&mut self, at: Option<Instant>) {
         if self.pondering {
             self.pondering = false;
-            self.start = Instant::now();
+            self.start = at.unwrap_or_else(Instant::now);
         }
     }
 
@@ -149,13 +150,28 @@ mod tests {
     }
 
     #[test]
+    fn budgets_count_from_the_moment_go_was_read() {
+        // A `go movetime 100` read a second ago has no time left, however late the search
+        // starts; the same limits stamped now have all of it.
+        let long_ago = Instant::now() - Duration::from_secs(1);
+        let late = Limits { movetime: Some(ms(100)), start: Some(long_ago), ..Limits::default() };
+        assert!(TimeManager::new(&late, false).hard_expired());
+        let fresh = Limits { start: Some(Instant::now() + Duration::from_secs(3600)), ..late.clone() };
+        assert!(!TimeManager::new(&fresh, false).hard_expired());
+        // A ponder hit counts from when it was recorded, not from when the search noticed it.
+        let mut tm = TimeManager::new(&fresh, true);
+        tm.ponderhit(Some(long_ago));
+        assert!(tm.hard_expired());
+    }
+
+    #[test]
     fn infinite_and_pondering_have_no_deadline() {
         let limits = Limits { movetime: Some(ms(0)), infinite: true, ..Limits::default() };
         assert_eq!(budget(&limits), Budget { soft: None, hard: None });
         let limits = Limits { movetime: Some(ms(0)), ..Limits::default() };
         let mut tm = TimeManager::new(&limits, true);
         assert!(!tm.hard_expired() && tm.may_start_iteration());
-        tm.ponderhit();
+        tm.ponderhit(None);
         assert!(tm.hard_expired() && !tm.may_start_iteration());
     }
 }

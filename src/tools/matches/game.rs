@@ -19,6 +19,7 @@ use super::clock::{Clock, TimeControl};
 use super::engine::{Engine, Fault};
 use super::record::{Category, GameRecord, PlayedMove};
 use super::spec::EngineSpec;
+use super::timing::MoveTiming;
 use crate::impasse::{Color, MoveError, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -76,6 +77,7 @@ pub fn play(
         winner: Color::White,
         category: Category::Normal,
         detail: String::new(),
+        timings: Vec::new(),
     };
     let mut players = [white, black];
     let finish = |mut record: GameRecord, loser: Color, category: Category, detail: String| {
@@ -103,10 +105,20 @@ pub fn play(
         let side = pos.side_to_move();
         let clock = &clocks[side.index()];
         let allowance = clock.allowance(referee.margin);
+        let allowed = clock.allowance(Duration::ZERO);
         let engine = players[side.index()].engine.as_mut().expect("prepared engines are present");
         let position = format!("position fen {}{moves_text}", record.fen);
         let go = go_command(engine, &clocks, side);
-        let reply = match engine.think(&position, &go, allowance.unwrap_or(referee.move_timeout)) {
+        let reply = engine.think(&position, &go, allowance.unwrap_or(referee.move_timeout));
+        let used = match &reply {
+            Ok(reply) => Some(reply.elapsed),
+            Err(Fault::NoAnswer { waited, .. }) => Some(*waited),
+            Err(Fault::Crash(_)) => None,
+        };
+        if let (Some(used), Some(allowed)) = (used, allowed) {
+            record.timings.push((side, MoveTiming { used, allowed }));
+        }
+        let reply = match reply {
             Ok(reply) => reply,
             Err(Fault::Crash(detail)) => return finish(record, side, Category::Crash, detail),
             Err(Fault::NoAnswer { waited, .. }) => {

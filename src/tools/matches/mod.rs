@@ -25,6 +25,7 @@ pub mod record;
 pub mod report;
 pub mod spec;
 pub mod stats;
+pub mod timing;
 
 use crate::impasse::Position;
 use crate::tools::book;

@@ -33,6 +33,7 @@
 //!   Move numbers `N.` (White) and `N...` (Black moves first) count full moves from the
 //!   opening. The result token ends the game; a blank line separates games.
 
+use super::timing::MoveTiming;
 use crate::impasse::{Color, Position};
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -124,6 +125,9 @@ pub struct GameRecord {
     pub category: Category,
     /// The detail of the ending.
     pub detail: String,
+    /// The timing of every move made under a clock or a move time, by the side that made it,
+    /// the move that lost on time included (not written to the record text).
+    pub timings: Vec<(Color, MoveTiming)>,
 }
 
 impl GameRecord {
@@ -344,6 +348,7 @@ mod tests {
             winner: Color::Black,
             category: Category::IllegalMove,
             detail: "white sent 'a1a1'".to_string(),
+            timings: Vec::new(),
         };
         let text = record.to_text();
         assert!(text.contains("1. d2e3 {0.101s d4 cp18} b2f6 {0.002s}\n0-1\n"), "{text}");

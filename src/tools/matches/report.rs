@@ -8,6 +8,7 @@
 
 use super::record::{Category, GameRecord};
 use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict, elo_estimate, pair_index};
+use super::timing::Lateness;
 use crate::impasse::Color;
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
@@ -35,6 +36,8 @@ pub struct Tally {
     pub penta: Pentanomial,
     /// Engine 1's wins in the pairs with one game finished.
     half_pairs: FxHashMap<u64, u32>,
+    /// Each engine's timed moves: answer time minus allowed time.
+    pub lateness: [Lateness; 2],
 }
 
 impl Tally {
@@ -56,6 +59,10 @@ impl Tally {
             self.games_as[engine][color_of(engine).index()] += 1;
         }
         self.wins_as[winner][color_of(winner).index()] += 1;
+        for &(color, timing) in &record.timings {
+            let engine = usize::from(color != engine1_color);
+            self.lateness[engine].add(timing);
+        }
         let reason = Category::ALL.iter().position(|&c| c == record.category).expect("a known category");
         self.losses_by[loser][reason] += 1;
         let engine1_won = u32::from(winner == 0);
@@ -178,6 +185,19 @@ pub fn table(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration, stop_no
         let list = if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") };
         let _ = writeln!(out, "Losses of {}: {list}", tally.names[e]);
     }
+    for e in 0..2 {
+        if let Some(l) = tally.lateness[e].summary() {
+            let _ = writeln!(
+                out,
+                "Timing of {}: {} timed moves, answer - allowed: p50 {} ms, p99 {} ms, max {} ms",
+                tally.names[e],
+                l.moves,
+                signed(l.p50),
+                signed(l.p99),
+                signed(l.max)
+            );
+        }
+    }
     if let Some(s) = sprt {
         let (lower, upper) = s.sprt.bounds();
         let verdict = match s.verdict {
@@ -230,8 +250,18 @@ pub fn json(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration) -> Strin
             .collect();
         let side =
             |c: usize| format!("{{\"games\":{},\"wins\":{}}}", tally.games_as[e][c], tally.wins_as[e][c]);
+        let timing = match tally.lateness[e].summary() {
+            Some(l) => format!(
+                "{{\"moves\":{},\"p50_ms\":{},\"p99_ms\":{},\"max_ms\":{}}}",
+                l.moves,
+                json_number(l.p50),
+                json_number(l.p99),
+                json_number(l.max)
+            ),
+            None => "null".to_string(),
+        };
         engines.push(format!(
-            "{{\"name\":{},\"games\":{},\"wins\":{},\"losses\":{},\"as_white\":{},\"as_black\":{},\"losses_by_reason\":{{{}}}}}",
+            "{{\"name\":{},\"games\":{},\"wins\":{},\"losses\":{},\"as_white\":{},\"as_black\":{},\"losses_by_reason\":{{{}}},\"lateness\":{timing}}}",
             json_string(&tally.names[e]),
             tally.games,
             tally.wins[e],

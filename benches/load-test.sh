@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Time losses under load: plays self-play matches of `steere` while busy processes load the
+# machine, and reports how late each move was (answer time minus allowed time: p50, p99, max)
+# and the games lost on time, for each thread count and time control.
+#
+# Not part of CI (it takes long and wants the machine to itself); see docs/matches.md, "Time
+# losses under load", for what it measured and how the defaults were chosen from it.
+#
+#   benches/load-test.sh                      # 100 games per setting, 2 busy processes
+#   GAMES=1000 THREADS="1" CONTROLS="movetime=100" benches/load-test.sh
+#   ENGINE=/tmp/steere-old RUNNER=./target/release/steere benches/load-test.sh   # another build
+#
+# Settings (environment):
+#   GAMES=100             games per (threads, control) setting (even)
+#   THREADS="1 2"         the engine's Threads option values to test
+#   CONTROLS="movetime=100 tc=2+0.05"   time controls (the match runner's engine settings)
+#   BUSY=2                busy processes loading the machine (0: none)
+#   CONCURRENCY=2         games at once
+#   ENGINE, RUNNER        the engine under test and the match runner (default: this build)
+#   MARGIN                the runner's --timemargin in ms (default: the runner's default)
+#   EXTRA="..."           more settings for both engines, e.g. "option.MoveOverhead=0"
+#   RECORDS=DIR           keep each match's game records in DIR
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GAMES=${GAMES:-100}
+THREADS=${THREADS:-"1 2"}
+CONTROLS=${CONTROLS:-"movetime=100 tc=2+0.05"}
+BUSY=${BUSY:-2}
+CONCURRENCY=${CONCURRENCY:-2}
+EXTRA=${EXTRA:-}
+
+if [[ -z "${RUNNER:-}" || -z "${ENGINE:-}" ]]; then
+    cargo build --release --quiet
+fi
+RUNNER=${RUNNER:-./target/release/steere}
+ENGINE=${ENGINE:-./target/release/steere}
+margin_args=()
+if [[ -n "${MARGIN:-}" ]]; then
+    margin_args=(--timemargin "$MARGIN")
+fi
+
+busy_pids=()
+stop_busy() {
+    if ((${#busy_pids[@]})); then
+        kill "${busy_pids[@]}" 2>/dev/null || true
+        wait "${busy_pids[@]}" 2>/dev/null || true
+    fi
+}
+trap stop_busy EXIT INT TERM
+for ((i = 0; i < BUSY; i++)); do
+    # A pure processor hog, as a compile or another test run would be.
+    sh -c 'while :; do :; done' &
+    busy_pids+=($!)
+done
+
+echo "load test: $GAMES games per setting, $BUSY busy processes, concurrency $CONCURRENCY, $(nproc) cores"
+echo "engine $ENGINE, runner $RUNNER ${margin_args[*]} $EXTRA"
+for threads in $THREADS; do
+    for control in $CONTROLS; do
+        records_args=()
+        if [[ -n "${RECORDS:-}" ]]; then
+            mkdir -p "$RECORDS"
+            records_args=(--pgn "$RECORDS/threads$threads-${control//[^a-z0-9.+]/_}.txt")
+        fi
+        echo "== Threads=$threads $control"
+        # shellcheck disable=SC2086 # EXTRA is a list of settings
+        "$RUNNER" match --engine1 "$ENGINE" name=one --engine2 "$ENGINE" name=two \
+            --each "$control" "option.Threads=$threads" $EXTRA \
+            --games "$GAMES" --concurrency "$CONCURRENCY" --progress 0 \
+            "${margin_args[@]}" "${records_args[@]}" |
+            grep -E '^(Match|Losses of|Timing of)'
+    done
+done
