@@ -36,7 +36,8 @@ pub struct Options {
     pub threads: usize,
     /// `MoveOverhead`: subtracted from every time budget.
     pub move_overhead: Duration,
-    /// `Ponder`: whether the GUI may send `go ponder` (informative; pondering works anyway).
+    /// `Ponder`: whether the GUI may send `go ponder`; after `uci`, `bestmove` carries `ponder R`
+    /// only when it is on (pondering itself works either way).
     pub ponder: bool,
     /// `UCI_Variant`: the game (only Impasse for now).
     pub variant: &'static str,
