@@ -1,6 +1,6 @@
 //! Tests of the independent reference move generator (engine-tests/reference) itself.
 //!
-//! Every expected value here comes from the rules contract (shared/rules/impasse.md and
+//! Every expected value here comes from the rules contract (docs/rules/impasse.md and
 //! impasse-perft.txt) or was worked out by hand from the rules; the reasoning is in the comments.
 //! Squares are named as in the contract: a1 is dark, White moves up (its singles toward rank 8,
 //! its doubles toward rank 1), Black moves down.
@@ -50,7 +50,7 @@ fn start_position_has_22_moves() {
 
 #[test]
 fn start_perft_depths_1_to_4_match_contract() {
-    // shared/rules/impasse-perft.txt
+    // the perft table of docs/rules/impasse.md
     for (depth, nodes) in [(1, 22), (2, 492), (3, 9692), (4, 193139)] {
         assert_eq!(perft(START_FEN, depth).unwrap(), nodes, "depth {depth}");
     }

@@ -1,5 +1,5 @@
 //! Rules tests of the bitboard generator: every decided edge case of the rules contract with
-//! expected moves worked out by hand from `shared/rules/impasse.md`, FEN and move-text errors,
+//! expected moves worked out by hand from `docs/rules/impasse.md`, FEN and move-text errors,
 //! and the perft suite of `positions/perft.epd`.
 
 mod common;
@@ -258,7 +258,7 @@ fn perft_suite_matches_deep() {
 
 #[test]
 fn start_position_perft_matches_the_contract() {
-    // shared/rules/impasse-perft.txt, depths 1-5; 6 and 7 are in the ignored suite test.
+    // the perft table of docs/rules/impasse.md, depths 1-5; 6 and 7 are in the ignored suite test.
     let expected = [22, 492, 9692, 193_139, 3_489_530];
     let pos = Position::startpos();
     for (depth, nodes) in (1..).zip(expected) {

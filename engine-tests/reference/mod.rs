@@ -4,7 +4,7 @@
 //! nothing with it: it has its own board, FEN reader and writer, move notation and perft. It is
 //! written to be obviously correct rather than fast: the board is a plain `[[Cell; 8]; 8]` array
 //! indexed by file and rank, every candidate turn is played on a fresh copy of the board, and the
-//! turn is built phase by phase exactly as the rules contract (`shared/rules/impasse.md`) words it:
+//! turn is built phase by phase exactly as the rules contract (`docs/rules/impasse.md`) words it:
 //!
 //! * phase A: a basic move (single slide, double slide, transpose) or, only when there is none,
 //!   an impasse removal;

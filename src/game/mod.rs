@@ -9,6 +9,7 @@
 //! a game that needs them would add a method with a default implementation), and any notion of
 //! captures or checks (the search only asks whether a move is *forcing*, a game-defined hint).
 
+pub mod dipole;
 pub mod impasse;
 
 use std::fmt::{Debug, Display};

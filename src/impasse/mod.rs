@@ -1,6 +1,6 @@
 //! The rules of Impasse: position, moves, legal move generation, notation and hashing.
 //!
-//! This module is the contract of `shared/rules/impasse.md` turned into code, and depends on
+//! This module is the contract of `docs/rules/impasse.md` turned into code, and depends on
 //! nothing else in the crate. A [`Position`] is four bitboards (singles and doubles of each
 //! colour, see [`board`] for the square numbering) plus the side to move and its Zobrist hash.
 //! Positions are small and `Copy`, so making a move returns a new one (copy-make).

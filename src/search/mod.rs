@@ -117,15 +117,17 @@ impl Score {
         !matches!(self, Score::Heuristic(_))
     }
 
-    /// The UCI `score mate M` value, in moves of the side to move: a win in `p` plies is
-    /// `mate (p + 1) / 2` (the winner makes `(p + 1) / 2` of the `p` moves), a loss in `p` plies
-    /// is `mate -(p / 2)` (the loser makes `p / 2` of them; a finished game is `mate 0`).
-    /// `None` for a heuristic score (`score cp X` in UCI).
+    /// The UCI `score mate M` value, in moves of the side to move: of the `p` plies to the end
+    /// the side to move makes `(p + 1) / 2` (rounded down), so a win in `p` plies is
+    /// `mate (p + 1) / 2` and a loss `mate -((p + 1) / 2)`; a finished game is `mate 0`. (In
+    /// Impasse a loss always takes an even number of plies; in Dipole a move that takes one's
+    /// own last checkers off loses at once, a loss in 1 ply: `mate -1`.) `None` for a heuristic
+    /// score (`score cp X` in UCI).
     pub fn uci_mate(self) -> Option<i32> {
         match self {
             Score::Heuristic(_) => None,
             Score::Win(p) => Some((p as i32 + 1) / 2),
-            Score::Loss(p) => Some(-(p as i32 / 2)),
+            Score::Loss(p) => Some(-((p as i32 + 1) / 2)),
         }
     }
 }
