@@ -83,25 +83,7 @@ mod tests {
     #[test]
     fn move_codes_are_unique_and_history_indices_in_range() {
         for variant in Variant::ALL {
-            let mut layer = vec![Position::startpos(variant)];
-            let mut seen = 0;
-            for _ in 0..3 {
-                let mut next = Vec::new();
-                for pos in &layer {
-                    let moves = Game::legal_moves(pos);
-                    let mut codes: Vec<u16> = moves.iter().map(|&m| Position::move_code(m)).collect();
-                    codes.sort_unstable();
-                    codes.dedup();
-                    assert_eq!(codes.len(), moves.len(), "duplicate move code in {pos:?}");
-                    for &m in &moves {
-                        assert!(pos.history_index(m) < Position::HISTORY_SIZE);
-                        next.push(pos.make_move(m));
-                    }
-                    seen += moves.len();
-                }
-                layer = next;
-            }
-            assert!(seen > 300);
+            assert!(crate::game::testing::check_codes_and_history(Position::startpos(variant), 3) > 300);
         }
     }
 

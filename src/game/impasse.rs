@@ -69,26 +69,8 @@ mod tests {
 
     #[test]
     fn move_codes_are_unique_and_history_indices_in_range() {
-        let mut stack = vec![Position::startpos()];
-        let mut seen = 0;
         // A small walk over the first plies covers slides, transposes and crowns.
-        for _ in 0..3 {
-            let mut next = Vec::new();
-            for pos in &stack {
-                let moves = Game::legal_moves(pos);
-                let mut codes: Vec<u16> = moves.iter().map(|&m| Position::move_code(m)).collect();
-                codes.sort_unstable();
-                codes.dedup();
-                assert_eq!(codes.len(), moves.len(), "duplicate move code in {pos}");
-                for &m in &moves {
-                    assert!(pos.history_index(m) < Position::HISTORY_SIZE);
-                    next.push(pos.make_move(m));
-                }
-                seen += moves.len();
-            }
-            stack = next;
-        }
-        assert!(seen > 500);
+        assert!(crate::game::testing::check_codes_and_history(Position::startpos(), 3) > 500);
     }
 
     #[test]

@@ -59,3 +59,33 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
     /// True for moves worth trying early in ordering, such as crowns and bear-offs in Impasse.
     fn is_forcing(&self, mv: Self::Move) -> bool;
 }
+
+/// Test support shared by the games' adapters.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Game;
+
+    /// Walks every line of `plies` moves from `start` and checks that, in each position, the
+    /// move codes are unique and the history indices in range; returns the moves seen.
+    pub fn check_codes_and_history<G: Game>(start: G, plies: usize) -> usize {
+        let mut layer = vec![start];
+        let mut seen = 0;
+        for _ in 0..plies {
+            let mut next = Vec::new();
+            for pos in &layer {
+                let moves = pos.legal_moves();
+                let mut codes: Vec<u16> = moves.as_ref().iter().map(|&m| G::move_code(m)).collect();
+                codes.sort_unstable();
+                codes.dedup();
+                assert_eq!(codes.len(), moves.as_ref().len(), "duplicate move code in {pos:?}");
+                for &m in moves.as_ref() {
+                    assert!(pos.history_index(m) < G::HISTORY_SIZE, "history index of {m} in {pos:?}");
+                    next.push(pos.make_move(m));
+                }
+                seen += moves.as_ref().len();
+            }
+            layer = next;
+        }
+        seen
+    }
+}
