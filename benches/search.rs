@@ -5,9 +5,11 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use steere::impasse::Position;
 use steere::search::{Limits, SearchControl, Searcher};
+use steere::variants::{self, Variant};
 
 fn search_benches(c: &mut Criterion) {
-    let positions = steere::tools::bench::positions();
+    let impasse = Variant::<Position> { info: variants::find("impasse").unwrap(), setup: () };
+    let positions = impasse.bench_positions();
     let mut group = c.benchmark_group("search");
     group.sample_size(10);
     for (name, index, depth) in [("start_d9", 0, 9), ("middlegame_d9", 10, 9), ("endgame_d11", 30, 11)] {

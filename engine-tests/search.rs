@@ -250,15 +250,28 @@ fn one_thread_fixed_depth_and_node_searches_are_reproducible() {
     }
 }
 
+/// Runs the bench of a variant twice at a low depth and checks that both runs agree.
+struct SameBenchTwice;
+
+impl steere::variants::Job for SameBenchTwice {
+    type Output = ();
+    fn run<G: steere::game::Rules>(self, variant: steere::variants::Variant<G>) {
+        let run = || {
+            let control = SearchControl::new();
+            let lines = steere::tools::bench::bench(variant, 5, 1, 16, &control, &mut |_, _, _| {});
+            lines.iter().map(|l| (l.best_move.map(|m| m.to_string()), l.score, l.nodes)).collect::<Vec<_>>()
+        };
+        let (a, b) = (run(), run());
+        assert_eq!(a, b, "{}", variant.name());
+        assert!(a.iter().map(|l| l.2).sum::<u64>() > 1000, "{}", variant.name());
+    }
+}
+
 #[test]
 fn the_bench_signature_is_the_same_on_two_runs() {
-    let run = || {
-        let lines = steere::tools::bench::bench(5, 1, 16, &mut |_| {});
-        lines.iter().map(|l| (l.best_move, l.score, l.nodes)).collect::<Vec<_>>()
-    };
-    let (a, b) = (run(), run());
-    assert_eq!(a, b);
-    assert!(a.iter().map(|l| l.2).sum::<u64>() > 1000);
+    for info in &steere::variants::VARIANTS {
+        steere::variants::dispatch(info.name, SameBenchTwice).unwrap();
+    }
 }
 
 #[test]

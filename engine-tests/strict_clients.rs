@@ -238,7 +238,7 @@ impl Client {
 
 /// The openings the clients play: the first few of the match runner's book.
 fn openings(count: usize) -> Vec<String> {
-    let book = include_str!("../positions/openings.fen");
+    let book = include_str!("../positions/openings-impasse.fen");
     book.lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
         .take(count)

@@ -25,19 +25,21 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 use steere::impasse::{Move, Position};
 use steere::tools::epd::{EpdEntry, Expectation, parse_text};
+use steere::variants::{self, Variant};
 
 /// Every entry of a suite file, which must have no malformed line.
-fn read_suite(name: &str) -> Vec<EpdEntry> {
+fn read_suite(name: &str) -> Vec<EpdEntry<Position>> {
     let path = project_file(&format!("positions/{name}"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    parse_text(&text)
+    let impasse = Variant::<Position> { info: variants::find("impasse").unwrap(), setup: () };
+    parse_text(impasse, &text)
         .into_iter()
         .map(|(line, entry)| entry.unwrap_or_else(|e| panic!("{name}:{line}: {e}")))
         .collect()
 }
 
 /// The moves listed in comment `c1` after its first word (`fastest ...` / `longest ...`).
-fn c1_moves(entry: &EpdEntry) -> Vec<Move> {
+fn c1_moves(entry: &EpdEntry<Position>) -> Vec<Move> {
     let Some((_, text)) = entry.comments.iter().find(|(n, _)| *n == 1) else { return Vec::new() };
     text.split_whitespace().skip(1).map(|m| entry.position.parse_move(m).expect("a legal c1 move")).collect()
 }
@@ -58,7 +60,7 @@ fn expectation(value: Exact) -> Expectation {
 
 /// Checks one endgame line against the solver: value, distance, the winning moves (`bm`) and
 /// the fastest ones (`c1`).
-fn check_endgame(solver: &mut Solver, entry: &EpdEntry) {
+fn check_endgame(solver: &mut Solver, entry: &EpdEntry<Position>) {
     let name = entry.id.clone().unwrap_or_default();
     let analysis =
         solver.analyse(&entry.position).unwrap_or_else(|| panic!("{name}: over the solver budget"));
@@ -71,7 +73,7 @@ fn check_endgame(solver: &mut Solver, entry: &EpdEntry) {
 
 /// The fast sample: every line with a value of at most `max_moves` own moves, and every `every`-th
 /// line beyond.
-fn endgame_sample(max_moves: u32, every: usize) -> Vec<EpdEntry> {
+fn endgame_sample(max_moves: u32, every: usize) -> Vec<EpdEntry<Position>> {
     read_suite("endgames.epd")
         .into_iter()
         .enumerate()
@@ -90,7 +92,7 @@ fn endgame_sample(max_moves: u32, every: usize) -> Vec<EpdEntry> {
 fn the_endgame_suite_is_large_varied_and_agrees_with_the_solver_on_a_sample() {
     let all = read_suite("endgames.epd");
     assert!(all.len() >= 200, "only {} endgames", all.len());
-    let count = |f: &dyn Fn(&EpdEntry) -> bool| all.iter().filter(|e| f(e)).count();
+    let count = |f: &dyn Fn(&EpdEntry<Position>) -> bool| all.iter().filter(|e| f(e)).count();
     assert!(count(&|e| matches!(e.value, Some(Expectation::Win(_)))) >= 80);
     assert!(count(&|e| matches!(e.value, Some(Expectation::Loss(_)))) >= 80);
     assert!(count(&|e| e.position.side_to_move() == steere::impasse::Color::Black) >= 80);

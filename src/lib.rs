@@ -15,3 +15,4 @@ pub mod impasse;
 pub mod protocol;
 pub mod search;
 pub mod tools;
+pub mod variants;

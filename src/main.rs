@@ -3,13 +3,16 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Duration;
-use steere::impasse::{Position, START_FEN};
-use steere::search::Limits;
+use steere::game::Rules;
+use steere::search::{Limits, SearchControl};
 use steere::tools::{analyse, bench, perft};
+use steere::variants::{self, Job, Variant};
 
-/// steere: an engine for Mark Steere's Impasse.
+/// steere: an engine for a family of abstract games: Impasse, Dipole (and, to come, HexDame and
+/// Can't Stop).
 ///
-/// Positions are given as FEN (see README.md), moves in CodinGame notation (d2f4, b6, a7b8d2).
+/// Every command plays Impasse unless given `--variant NAME` (`steere variants` lists them).
+/// Positions are given as FEN and moves in each game's notation: see docs/rules/.
 #[derive(Parser)]
 #[command(
     name = "steere",
@@ -35,9 +38,11 @@ enum Command {
         /// Number of plies (moves) to look ahead.
         #[arg(short, long)]
         depth: u32,
-        /// Position to start from (default: the start position).
-        #[arg(short, long, default_value = START_FEN)]
-        fen: String,
+        /// Position to start from (default: the variant's start position).
+        #[arg(short, long)]
+        fen: Option<String>,
+        #[command(flatten)]
+        variant: VariantArg,
         /// Threads sharing the root moves.
         #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
@@ -50,31 +55,38 @@ enum Command {
         /// Number of plies below the position (at least 1).
         #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..))]
         depth: u32,
-        /// Position to start from (default: the start position).
-        #[arg(short, long, default_value = START_FEN)]
-        fen: String,
+        /// Position to start from (default: the variant's start position).
+        #[arg(short, long)]
+        fen: Option<String>,
+        #[command(flatten)]
+        variant: VariantArg,
     },
     /// List the legal moves: one `MOVE FEN-AFTER` line per move, sorted by move text.
     Moves {
-        /// Position to list (default: the start position).
-        #[arg(short, long, default_value = START_FEN)]
-        fen: String,
+        /// Position to list (default: the variant's start position).
+        #[arg(short, long)]
+        fen: Option<String>,
+        #[command(flatten)]
+        variant: VariantArg,
     },
     /// Search a position and print the best move.
     ///
     /// Iterative deepening prints one line per completed depth:
     /// `depth D seldepth S score SCORE nodes N nps X time MS hashfull H pv MOVES...`,
     /// then `bestmove M ponder R`. SCORE is `cp X` for an estimate in hundredths of a checker
-    /// (positive: good for the side to move), or an exact result counted in plies (moves of
+    /// (positive: good for the side to move; Impasse and Dipole count checkers), or an exact
+    /// result counted in plies (moves of
     /// either side): `win 5` means the side to move wins by its third move, `loss 4` that the
     /// opponent wins by his second move whatever the side to move does.
     /// At most one of --depth, --movetime, --nodes; with none, the search thinks 3 seconds.
     /// Example: steere analyse --depth 10 --threads 2
     #[command(group(clap::ArgGroup::new("limit").args(["depth", "movetime", "nodes"])))]
     Analyse {
-        /// Position to search (default: the start position).
-        #[arg(short, long, default_value = START_FEN)]
-        fen: String,
+        /// Position to search (default: the variant's start position).
+        #[arg(short, long)]
+        fen: Option<String>,
+        #[command(flatten)]
+        variant: VariantArg,
         /// Search this many plies deep (1 to 120).
         #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=120))]
         depth: Option<u32>,
@@ -93,16 +105,18 @@ enum Command {
     },
     /// Search the bench positions to a fixed depth: the search's signature and speed test.
     ///
-    /// Searches every position of positions/bench.fen (built into the binary) with a fresh
-    /// 16 MiB table, prints one line per position, and ends with `nodes N time MS nps X`.
-    /// With one thread (the default) N is the search signature: identical on every run and
-    /// machine, it changes exactly when the search's behaviour changes. With --threads T the
-    /// time to reach the same depth measures the parallel speed-up (N then varies).
-    /// Example: steere bench --depth 9
+    /// Searches every position of positions/bench-VARIANT.fen (built into the binary) with a
+    /// fresh 16 MiB table, prints one line per position, and ends with `nodes N time MS nps X`.
+    /// With one thread (the default) N is the variant's search signature: identical on every
+    /// run and machine, it changes exactly when the search's behaviour changes. With --threads T
+    /// the time to reach the same depth measures the parallel speed-up (N then varies).
+    /// Example: steere bench --depth 9; steere bench --variant dipole
     Bench {
-        /// Depth of each search (default 14: about 6 seconds in release).
-        #[arg(short, long, default_value_t = bench::DEFAULT_DEPTH, value_parser = clap::value_parser!(u32).range(1..=120))]
-        depth: u32,
+        /// Depth of each search (default: the variant's, a few seconds in release; Impasse 14).
+        #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=120))]
+        depth: Option<u32>,
+        #[command(flatten)]
+        variant: VariantArg,
         /// Search threads.
         #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
@@ -146,14 +160,19 @@ enum Command {
     /// See docs/matches.md.
     /// Example: steere match --engine1 steere name=d4 depth=4 --engine2 steere name=d1 depth=1
     Match(steere::tools::matches::MatchArgs),
-    /// Generate an opening book for `steere match` (positions/openings.fen), reproducibly.
+    /// Generate an opening book for `steere match` (positions/openings-VARIANT.fen), reproducibly.
     ///
     /// Samples distinct positions a few random plies from the start (seeded), keeps those that
     /// a one-thread fixed-depth search scores as roughly balanced, and writes one FEN per line
     /// after a header holding the exact command. Same arguments, same book.
-    /// Example: steere book --plies 6 --count 200 --seed 1 --depth 8 --max-score 50 --out positions/openings.fen
+    /// Example: steere book --plies 6 --count 200 --seed 1 --depth 8 --max-score 50 --out positions/openings-impasse.fen
     Book(steere::tools::book::BookArgs),
-    /// Play one game of the CodinGame "Impasse" arena over its referee protocol on stdin/stdout.
+    /// List the games (variants) steere plays, one per line: NAME, a summary, its rules document.
+    ///
+    /// Every command takes `--variant NAME`; the protocol takes `setoption name UCI_Variant value NAME`.
+    Variants,
+    /// Play one game of the CodinGame "Impasse" arena over its referee protocol on stdin/stdout
+    /// (Impasse only).
     ///
     /// Reads the colour line on the first turn, then each turn the 8 board lines (rank 8
     /// first), the opponent's last action, the number of legal actions and the actions; answers
@@ -179,6 +198,14 @@ enum Command {
     },
 }
 
+/// The game of a command.
+#[derive(clap::Args, Clone, Debug)]
+struct VariantArg {
+    /// The game (`steere variants` lists them).
+    #[arg(long = "variant", default_value = variants::DEFAULT_VARIANT)]
+    name: String,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let Some(command) = cli.command else {
@@ -186,13 +213,22 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     };
     let result = match command {
-        Command::Perft { depth, fen, threads } => run_perft(&fen, depth, threads as usize),
-        Command::Divide { depth, fen } => run_divide(&fen, depth),
-        Command::Moves { fen } => run_moves(&fen),
-        Command::Analyse { fen, depth, movetime, nodes, threads, hash } => {
-            run_analyse(&fen, depth, movetime, nodes, threads as usize, hash as usize)
+        Command::Perft { ref variant, .. }
+        | Command::Divide { ref variant, .. }
+        | Command::Moves { ref variant, .. }
+        | Command::Analyse { ref variant, .. }
+        | Command::Bench { ref variant, .. } => {
+            let name = variant.name.clone();
+            variants::dispatch(&name, PositionCommand(command))
+                .map_err(|e| format!("--variant: {e}"))
+                .flatten()
         }
-        Command::Bench { depth, threads, hash } => run_bench(depth, threads as usize, hash as usize),
+        Command::Variants => {
+            for info in &variants::VARIANTS {
+                steere::outln!("{:<10} {} (rules: {})", info.name, info.summary, info.rules_doc);
+            }
+            Ok(())
+        }
         Command::Solve(args) => steere::tools::solve::run(&args),
         Command::Match(args) => steere::tools::matches::run(&args),
         Command::Book(args) => steere::tools::book::run(&args),
@@ -217,22 +253,48 @@ fn main() -> ExitCode {
     }
 }
 
-/// Parses a FEN given on the command line, with the option name in the error.
-fn parse_position(fen: &str) -> Result<Position, String> {
-    Position::from_fen(fen).map_err(|e| format!("--fen: {e}"))
+/// A command on positions of one variant (perft, divide, moves, analyse, bench), run with its
+/// rules.
+struct PositionCommand(Command);
+
+impl Job for PositionCommand {
+    type Output = Result<(), String>;
+    fn run<G: Rules>(self, variant: Variant<G>) -> Result<(), String> {
+        match self.0 {
+            Command::Perft { depth, fen, threads, .. } => {
+                run_perft(&position(variant, fen.as_deref())?, depth, threads as usize)
+            }
+            Command::Divide { depth, fen, .. } => run_divide(&position(variant, fen.as_deref())?, depth),
+            Command::Moves { fen, .. } => run_moves(&position(variant, fen.as_deref())?),
+            Command::Analyse { fen, depth, movetime, nodes, threads, hash, .. } => {
+                let pos = position(variant, fen.as_deref())?;
+                run_analyse(&pos, depth, movetime, nodes, threads as usize, hash as usize)
+            }
+            Command::Bench { depth, threads, hash, .. } => {
+                run_bench(variant, depth.unwrap_or(variant.info.bench_depth), threads as usize, hash as usize)
+            }
+            _ => unreachable!("only position commands are dispatched"),
+        }
+    }
 }
 
-fn run_perft(fen: &str, depth: u32, threads: usize) -> Result<(), String> {
-    let pos = parse_position(fen)?;
-    let (nodes, elapsed) = perft::timed_perft(&pos, depth, threads)?;
+/// The position of `--fen`, or the variant's start position without one.
+fn position<G: Rules>(variant: Variant<G>, fen: Option<&str>) -> Result<G, String> {
+    match fen {
+        Some(fen) => variant.parse_fen(fen).map_err(|e| format!("--fen: {e}")),
+        None => Ok(variant.start()),
+    }
+}
+
+fn run_perft<G: Rules>(pos: &G, depth: u32, threads: usize) -> Result<(), String> {
+    let (nodes, elapsed) = perft::timed_perft(pos, depth, threads)?;
     steere::outln!("{}", perft::summary_line(nodes, elapsed));
     Ok(())
 }
 
-fn run_divide(fen: &str, depth: u32) -> Result<(), String> {
-    let pos = parse_position(fen)?;
+fn run_divide<G: Rules>(pos: &G, depth: u32) -> Result<(), String> {
     let start = std::time::Instant::now();
-    let rows = perft::divide(&pos, depth);
+    let rows = perft::divide(pos, depth);
     let mut out = String::new();
     for (mv, count) in &rows {
         out.push_str(&format!("{mv} {count}\n"));
@@ -243,10 +305,9 @@ fn run_divide(fen: &str, depth: u32) -> Result<(), String> {
     Ok(())
 }
 
-fn run_moves(fen: &str) -> Result<(), String> {
-    let pos = parse_position(fen)?;
+fn run_moves<G: Rules>(pos: &G) -> Result<(), String> {
     let mut rows: Vec<(String, String)> =
-        pos.legal_moves().iter().map(|&mv| (mv.to_string(), pos.make_move(mv).to_fen())).collect();
+        pos.legal_moves().as_ref().iter().map(|&mv| (mv.to_string(), pos.make_move(mv).fen())).collect();
     rows.sort();
     for (mv, after) in rows {
         steere::outln!("{mv} {after}");
@@ -257,40 +318,28 @@ fn run_moves(fen: &str) -> Result<(), String> {
 /// The thinking time of `steere analyse` when no limit is given.
 const DEFAULT_ANALYSE_MS: u64 = 3000;
 
-fn run_analyse(
-    fen: &str,
+fn run_analyse<G: Rules>(
+    pos: &G,
     depth: Option<u32>,
     movetime: Option<u64>,
     nodes: Option<u64>,
     threads: usize,
     hash: usize,
 ) -> Result<(), String> {
-    let pos = parse_position(fen)?;
     let movetime = match (depth, movetime, nodes) {
         (None, None, None) => Some(DEFAULT_ANALYSE_MS),
         _ => movetime,
     };
     let limits = Limits { depth, nodes, movetime: movetime.map(Duration::from_millis), ..Limits::default() };
-    analyse::analyse(&pos, &limits, threads, hash, &mut |line| steere::outln!("{line}"));
+    analyse::analyse(pos, &limits, threads, hash, &mut |line| steere::outln!("{line}"));
     Ok(())
 }
 
-fn run_bench(depth: u32, threads: usize, hash: usize) -> Result<(), String> {
-    let count = bench::positions().len();
-    let mut index = 0;
-    let lines = bench::bench(depth, threads, hash, &mut |line| {
-        index += 1;
-        let best = line.best_move.map_or("(none)".to_string(), |m| m.to_string());
-        steere::outln!(
-            "position {index}/{count} bestmove {best} score {} nodes {} time {} fen {}",
-            line.score,
-            line.nodes,
-            line.time.as_millis(),
-            line.fen
-        );
+fn run_bench<G: Rules>(variant: Variant<G>, depth: u32, threads: usize, hash: usize) -> Result<(), String> {
+    let control = SearchControl::new();
+    let lines = bench::bench(variant, depth, threads, hash, &control, &mut |i, n, line| {
+        steere::outln!("{}", bench::position_line(i, n, line))
     });
-    let nodes = lines.iter().map(|l| l.nodes).sum();
-    let time = lines.iter().map(|l| l.time).sum();
-    steere::outln!("{}", perft::summary_line(nodes, time));
+    steere::outln!("{}", bench::summary_line(&lines));
     Ok(())
 }

@@ -209,6 +209,34 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
         .ok_or_else(|| MoveError::Illegal { text: text.to_string() })
 }
 
+/// The board as text for people: ranks from the top down, each dark square as `w3` / `b12`
+/// (colour and height) or `.` when empty, light squares blank, file letters below.
+pub fn diagram(pos: &Position) -> Vec<String> {
+    let variant = pos.variant();
+    let size = variant.size() as i32;
+    let border = format!("    +{}+", "-".repeat(4 * size as usize + 1));
+    let mut lines = vec![border.clone()];
+    for rank in (0..size).rev() {
+        let mut row = format!(" {:>2} |", rank + 1);
+        for file in 0..size {
+            let cell = match variant.square(file, rank) {
+                None => String::new(),
+                Some(square) => match pos.stack_at(square) {
+                    None => ".".to_string(),
+                    Some((color, height)) => format!("{}{height}", color.fen_char()),
+                },
+            };
+            row.push_str(&format!(" {cell:>3}"));
+        }
+        row.push_str(" |");
+        lines.push(row);
+    }
+    lines.push(border);
+    let files: String = (0..size).map(|file| format!("   {}", (b'a' + file as u8) as char)).collect();
+    lines.push(format!("     {files}"));
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

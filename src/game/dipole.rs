@@ -4,9 +4,10 @@
 //! exit, or the pass), unique among the moves of a position. History slots are the side to
 //! move, the start square and the landing square, or the exit's k, or the pass.
 
-use super::{Game, Outcome};
-use crate::dipole::board::MAX_SQUARES;
-use crate::dipole::{Move, MoveKind, MoveList, Position, eval};
+use super::{Game, MoveTextError, Outcome, Player, Rules};
+use crate::dipole::board::{MAX_SQUARES, Variant};
+use crate::dipole::notation::{self, MoveError};
+use crate::dipole::{Color, Move, MoveKind, MoveList, Position, eval};
 
 /// History slots per start square: a landing square, an exit of k = 1..=20, or the pass.
 const SLOTS: usize = MAX_SQUARES + 21;
@@ -75,10 +76,63 @@ impl Game for Position {
     }
 }
 
+/// What a well-formed Dipole move looks like, for the errors.
+const MOVE_FORMS: &str = "expected FROM TO like e1e5, FROM off K like e1off5, or pass";
+
+impl Rules for Position {
+    type Setup = Variant;
+
+    const PLAYER_NAMES: [&'static str; 2] = ["white", "black"];
+    const FEN_FIELDS: usize = 2;
+    const EVAL_UNIT: &'static str = "hundredths of a checker";
+
+    fn start(variant: Variant) -> Position {
+        Position::startpos(variant)
+    }
+
+    fn parse_fen(variant: Variant, text: &str) -> Result<Position, String> {
+        Position::from_fen(variant, text).map_err(|e| e.to_string())
+    }
+
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+
+    fn parse_move_text(&self, text: &str) -> Result<Move, MoveTextError> {
+        self.parse_move(text).map_err(|e| match e {
+            MoveError::Syntax { text } => MoveTextError::Malformed { text, reason: MOVE_FORMS.to_string() },
+            MoveError::Illegal { text } => {
+                let hint = if self.is_game_over() { " (the game is over)" } else { "" };
+                MoveTextError::Illegal { text, hint: hint.to_string() }
+            }
+        })
+    }
+
+    #[inline(always)]
+    fn count_moves(&self) -> u64 {
+        crate::dipole::movegen::count_moves(self)
+    }
+
+    fn to_move(&self) -> Player {
+        match self.side_to_move() {
+            Color::White => Player::P1,
+            Color::Black => Player::P2,
+        }
+    }
+
+    fn diagram(&self) -> Vec<String> {
+        notation::diagram(self)
+    }
+
+    fn ending(&self) -> Option<String> {
+        let winner = self.winner()?;
+        Some(format!("{winner} has won: {} has no checkers left", winner.opponent()))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dipole::{Color, Variant};
 
     #[test]
     fn move_codes_are_unique_and_history_indices_in_range() {

@@ -5,8 +5,9 @@
 //! from what stands on `from` and `to` (a removal has `to == from`), so the code is unique among
 //! the legal moves, as [`Game::move_code`] requires.
 
-use super::{Game, Outcome};
-use crate::impasse::{Move, MoveKind, MoveList, Position, eval};
+use super::{Game, MoveTextError, Outcome, Player, Rules};
+use crate::impasse::notation::{self, MoveError};
+use crate::impasse::{Color, Move, MoveKind, MoveList, Position, eval};
 
 impl Game for Position {
     type Move = Move;
@@ -60,6 +61,54 @@ impl Game for Position {
         let bears_off = matches!(mv.kind(), MoveKind::DoubleSlide | MoveKind::Transpose)
             && mv.to().bit() & self.side_to_move().nearest_row() != 0;
         mv.crown().is_some() || bears_off
+    }
+}
+
+impl Rules for Position {
+    type Setup = ();
+
+    const PLAYER_NAMES: [&'static str; 2] = ["white", "black"];
+    const FEN_FIELDS: usize = 2;
+    const EVAL_UNIT: &'static str = "hundredths of a checker";
+
+    fn start((): ()) -> Position {
+        Position::startpos()
+    }
+
+    fn parse_fen((): (), text: &str) -> Result<Position, String> {
+        Position::from_fen(text).map_err(|e| e.to_string())
+    }
+
+    fn fen(&self) -> String {
+        self.to_fen()
+    }
+
+    fn parse_move_text(&self, text: &str) -> Result<Move, MoveTextError> {
+        self.parse_move(text).map_err(|e| match e {
+            MoveError::Syntax { text, reason } => MoveTextError::Malformed { text, reason },
+            MoveError::Illegal { text, hint } => MoveTextError::Illegal { text, hint },
+        })
+    }
+
+    #[inline(always)]
+    fn count_moves(&self) -> u64 {
+        Position::count_moves(self)
+    }
+
+    fn to_move(&self) -> Player {
+        match self.side_to_move() {
+            Color::White => Player::P1,
+            Color::Black => Player::P2,
+        }
+    }
+
+    fn diagram(&self) -> Vec<String> {
+        notation::diagram(self)
+    }
+
+    fn ending(&self) -> Option<String> {
+        let winner = self.winner()?;
+        Some(format!("{winner} has removed all his checkers and won"))
     }
 }
 

@@ -11,6 +11,9 @@
 
 pub mod dipole;
 pub mod impasse;
+pub mod rules;
+
+pub use rules::{MoveTextError, Player, Rules};
 
 use std::fmt::{Debug, Display};
 

@@ -10,7 +10,7 @@
 //! the text against the legal moves.
 
 use super::board::{Bitboard, Square};
-use super::{Color, Move, Position};
+use super::{Color, Move, Piece, Position};
 use std::fmt;
 
 /// The start position, White to move.
@@ -206,6 +206,32 @@ pub fn format_fen(pos: &Position) -> String {
     out.push(' ');
     out.push(pos.side_to_move().fen_char());
     out
+}
+
+/// The board as text for people: ranks 8 to 1 with files a to h, `w`/`b` singles, `W`/`B`
+/// doubles, `.` empty dark squares and blanks for the light squares (which are never used).
+pub fn diagram(pos: &Position) -> Vec<String> {
+    let mut lines = vec!["   +-----------------+".to_string()];
+    for rank in (0..8u8).rev() {
+        let mut row = format!(" {} |", rank + 1);
+        for file in 0..8u8 {
+            let c = match Square::from_file_rank(file, rank) {
+                None => ' ',
+                Some(square) => match pos.piece_at(square) {
+                    None => '.',
+                    Some(Piece::Single(color)) => color.fen_char(),
+                    Some(Piece::Double(color)) => color.fen_char().to_ascii_uppercase(),
+                },
+            };
+            row.push(' ');
+            row.push(c);
+        }
+        row.push_str(" |");
+        lines.push(row);
+    }
+    lines.push("   +-----------------+".to_string());
+    lines.push("     a b c d e f g h".to_string());
+    lines
 }
 
 /// Why a move text was rejected.

@@ -15,7 +15,7 @@
 //! may play badly; it never prints an illegal move.
 
 use super::output::{Output, bestmove_line, info_line};
-use crate::impasse::{Move, Position};
+use crate::game::Rules;
 use crate::search::{Limits, SearchControl, SearchResult, Searcher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -37,13 +37,13 @@ pub struct Answer {
 }
 
 /// A running (or finished, not yet joined) search.
-pub struct SearchJob {
+pub struct SearchJob<G: Rules> {
     control: Arc<SearchControl>,
     finished: Arc<AtomicBool>,
-    handle: JoinHandle<Option<Searcher<Position>>>,
+    handle: JoinHandle<Option<Searcher<G>>>,
 }
 
-impl SearchJob {
+impl<G: Rules> SearchJob<G> {
     /// Starts searching `pos` within `limits` on a new thread. On failure (the system refuses
     /// a thread) the searcher is lost and the error returned; the caller still owes a
     /// `bestmove`.
@@ -52,13 +52,13 @@ impl SearchJob {
     /// helper threads are joined ([`Searcher::search_reporting`]): on a loaded machine a helper
     /// may wait tens of milliseconds for a processor, and the clock should not.
     pub fn start(
-        mut searcher: Searcher<Position>,
-        pos: Position,
+        mut searcher: Searcher<G>,
+        pos: G,
         limits: Limits,
         control: Arc<SearchControl>,
         out: Output,
         answer: Answer,
-    ) -> std::io::Result<SearchJob> {
+    ) -> std::io::Result<SearchJob<G>> {
         let finished = Arc::new(AtomicBool::new(false));
         let (thread_control, thread_finished) = (control.clone(), finished.clone());
         let handle =
@@ -97,7 +97,7 @@ impl SearchJob {
                         if !answered {
                             out.info_string("error: the search failed; playing the first legal move");
                             thread_finished.store(true, SeqCst);
-                            out.line(&bestmove_line(pos.legal_moves().first().copied(), None));
+                            out.line(&bestmove_line(pos.legal_moves().as_ref().first().copied(), None));
                         }
                         None
                     }
@@ -127,14 +127,19 @@ impl SearchJob {
     }
 
     /// Waits for the thread to end and returns the searcher, or `None` if the search failed.
-    pub fn join(self) -> Option<Searcher<Position>> {
+    pub fn join(self) -> Option<Searcher<G>> {
         self.handle.join().ok().flatten()
     }
 }
 
 /// The best move and ponder move of `result`, checked against the rules of `pos`.
-fn checked_moves(pos: &Position, result: &SearchResult<Move>, out: &Output) -> (Option<Move>, Option<Move>) {
+fn checked_moves<G: Rules>(
+    pos: &G,
+    result: &SearchResult<G::Move>,
+    out: &Output,
+) -> (Option<G::Move>, Option<G::Move>) {
     let legal = pos.legal_moves();
+    let legal = legal.as_ref();
     let best = match result.best_move {
         Some(mv) if legal.contains(&mv) => Some(mv),
         other => {
@@ -147,7 +152,9 @@ fn checked_moves(pos: &Position, result: &SearchResult<Move>, out: &Output) -> (
         }
     };
     let ponder = match (best, result.ponder) {
-        (Some(best), Some(reply)) if pos.make_move(best).legal_moves().contains(&reply) => Some(reply),
+        (Some(best), Some(reply)) if pos.make_move(best).legal_moves().as_ref().contains(&reply) => {
+            Some(reply)
+        }
         _ => None,
     };
     (best, ponder)
@@ -158,10 +165,10 @@ fn checked_moves(pos: &Position, result: &SearchResult<Move>, out: &Output) -> (
 /// `debug: timing go-read->thread 0.4 ms, ->search 0.5 ms, ->decided 969.8 ms, ->bestmove 970.0 ms`.
 /// A large first step means the engine loop or the new thread waited for a processor; a large
 /// gap between `decided` and `bestmove`, that the output did.
-fn timing_report(
+fn timing_report<M>(
     limits: &Limits,
     thread_started: Instant,
-    result: &SearchResult<Move>,
+    result: &SearchResult<M>,
     written: Instant,
 ) -> String {
     let Some(read) = limits.start else {

@@ -6,7 +6,9 @@
 //! - [`input`]: the input thread, which reads and parses lines, forwards them in order, and
 //!   raises `stop` (and clears `pondering`) on the running job itself, so that a search stops
 //!   within milliseconds even when the loop is busy; end of input is `quit`;
-//! - this file: the engine loop and its state (current position, options, the searcher);
+//! - this file: the engine loop and its state (current position, options, the searcher),
+//!   generic over the game's [`Rules`]; the loop holds the current variant's engine as a
+//!   [`Session`] trait object and replaces it when `UCI_Variant` changes;
 //! - [`job`]: a search on its own thread, from `go` to exactly one `bestmove`;
 //! - [`options`]: the option table and `setoption` validation;
 //! - [`output`]: the one locked writer all output goes through, and the text of `info`,
@@ -37,9 +39,9 @@ use job::{Answer, SearchJob};
 use options::{Change, Options};
 use output::Output;
 
-use crate::game::Game;
-use crate::impasse::{Color, MoveError, Position};
+use crate::game::{MoveTextError, Player, Rules, rules};
 use crate::search::{Clock, Limits, MAX_DEPTH, SearchControl, Searcher};
+use crate::variants::{self, Variant};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::sync::atomic::Ordering::SeqCst;
@@ -75,15 +77,19 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
         out.info_string(&format!("error: cannot start the input thread: {e}"));
         return;
     }
-    let mut engine = Engine::new(out.clone(), shared);
+    let common =
+        Common { out: out.clone(), shared, options: Options::default(), debug: false, dialect: Dialect::Uci };
+    let mut session = new_session(common, variants::DEFAULT_VARIANT);
     while !out.is_closed() {
         match receiver.recv_timeout(IDLE_POLL) {
             Ok(Input::Line(line, Ok(parsed), read_at)) => {
                 for warning in &parsed.warnings {
                     out.info_string(warning);
                 }
-                if !engine.execute(line, parsed.command, read_at) {
-                    break;
+                match session.execute(line, parsed.command, read_at) {
+                    Flow::Continue => {}
+                    Flow::Quit => break,
+                    Flow::SwitchVariant(name) => session = new_session(session.into_common(), name),
                 }
             }
             Ok(Input::Line(_, Err(ParseError::Empty), _)) => {}
@@ -92,52 +98,107 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
                 out.info_string(&format!("error: line {line} is too long ({bytes} bytes); ignored"))
             }
             Ok(Input::End) | Err(RecvTimeoutError::Disconnected) => break,
-            Err(RecvTimeoutError::Timeout) => engine.reap_finished(),
+            Err(RecvTimeoutError::Timeout) => session.reap_finished(),
         }
     }
-    engine.shutdown();
+    session.shutdown();
 }
 
-/// The state of the engine loop.
-struct Engine {
+/// What the engine loop does after a command.
+enum Flow {
+    /// Read the next command.
+    Continue,
+    /// End (`quit`).
+    Quit,
+    /// Replace the session by one of the named variant, at its start position.
+    SwitchVariant(&'static str),
+}
+
+/// The engine of one variant as the loop sees it: the game type is hidden behind this trait so
+/// that the loop can switch games at run time.
+trait Session {
+    /// Executes one command from line `line` of the input, read at `read_at`.
+    fn execute(&mut self, line: u64, command: Command, read_at: Instant) -> Flow;
+    /// Joins the search if it has finished (when the loop is idle).
+    fn reap_finished(&mut self);
+    /// Ends the engine: stops any search and waits for its `bestmove`.
+    fn shutdown(&mut self);
+    /// The state that outlives a change of variant (only called when no search runs).
+    fn into_common(self: Box<Self>) -> Common;
+}
+
+/// The engine of variant `name` (a registry name), at its start position.
+fn new_session(common: Common, name: &str) -> Box<dyn Session> {
+    /// Builds the engine with the variant's game type.
+    struct NewSession(Common);
+    impl variants::Job for NewSession {
+        type Output = Box<dyn Session>;
+        fn run<G: Rules>(self, variant: Variant<G>) -> Box<dyn Session> {
+            Box::new(Engine::new(self.0, variant))
+        }
+    }
+    variants::dispatch(name, NewSession(common)).unwrap_or_else(|e| panic!("{e}: the option checked it"))
+}
+
+/// The state of the engine loop that does not depend on the game.
+struct Common {
     out: Output,
     shared: Arc<Shared>,
     options: Options,
-    /// The position the next `go` searches.
-    position: Position,
-    /// The searcher, created on first use (so that `uci` allocates nothing); `None` also while
-    /// it is lent to the running search.
-    searcher: Option<Searcher<Position>>,
-    /// The search running or finished but not yet joined.
-    job: Option<SearchJob>,
     debug: bool,
     /// The dialect of the last handshake (UCI until one is seen): `bestmove` follows it.
     dialect: Dialect,
 }
 
-impl Engine {
-    fn new(out: Output, shared: Arc<Shared>) -> Engine {
-        Engine {
-            out,
-            shared,
-            options: Options::default(),
-            position: Position::startpos(),
-            searcher: None,
-            job: None,
-            debug: false,
-            dialect: Dialect::Uci,
+/// The engine of one variant: the common state, the position and the searcher.
+struct Engine<G: Rules> {
+    common: Common,
+    variant: Variant<G>,
+    /// The position the next `go` searches.
+    position: G,
+    /// The searcher, created on first use (so that `uci` allocates nothing); `None` also while
+    /// it is lent to the running search.
+    searcher: Option<Searcher<G>>,
+    /// The search running or finished but not yet joined.
+    job: Option<SearchJob<G>>,
+}
+
+impl<G: Rules> Session for Engine<G> {
+    fn execute(&mut self, line: u64, command: Command, read_at: Instant) -> Flow {
+        self.run_command(line, command, read_at)
+    }
+
+    fn reap_finished(&mut self) {
+        if self.job.as_ref().is_some_and(SearchJob::is_finished) {
+            self.join_job();
         }
     }
 
-    /// Executes one command from line `line` of the input, read at `read_at`; false when the
-    /// engine must end.
-    fn execute(&mut self, line: u64, command: Command, read_at: Instant) -> bool {
+    fn shutdown(&mut self) {
+        if let Some(job) = &self.job {
+            job.stop();
+        }
+        self.join_job();
+    }
+
+    fn into_common(self: Box<Self>) -> Common {
+        self.common
+    }
+}
+
+impl<G: Rules> Engine<G> {
+    fn new(common: Common, variant: Variant<G>) -> Engine<G> {
+        Engine { common, variant, position: variant.start(), searcher: None, job: None }
+    }
+
+    /// Executes one command from line `line` of the input, read at `read_at`.
+    fn run_command(&mut self, line: u64, command: Command, read_at: Instant) -> Flow {
         // A search told to stop ends within milliseconds: let it print its bestmove first, so
         // that every command after `stop` (even `isready`) answers after that bestmove.
         self.settle();
         match command {
             Command::Hello(dialect) => {
-                self.dialect = dialect;
+                self.common.dialect = dialect;
                 self.hello(dialect)
             }
             Command::IsReady => {
@@ -146,10 +207,10 @@ impl Engine {
                 if self.job.is_none() && self.searcher.is_none() {
                     self.searcher = Some(self.take_searcher());
                 }
-                self.out.line("readyok")
+                self.common.out.line("readyok")
             }
-            Command::Debug(on) => self.debug = on,
-            Command::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            Command::Debug(on) => self.common.debug = on,
+            Command::SetOption { name, value } => return self.set_option(&name, value.as_deref()),
             Command::NewGame => {
                 if self.wait_idle("ucinewgame")
                     && let Some(searcher) = &mut self.searcher
@@ -170,12 +231,12 @@ impl Engine {
                 }
             }
             Command::Query(query) => self.query(&query),
-            Command::Display => self.out.lines(&output::board_lines(&self.position)),
+            Command::Display => self.common.out.lines(&output::board_lines(&self.position)),
             Command::Perft(depth) => self.perft(line, depth),
-            Command::Bench(depth) => self.bench(line, depth.unwrap_or(crate::tools::bench::DEFAULT_DEPTH)),
-            Command::Quit => return false,
+            Command::Bench(depth) => self.bench(line, depth.unwrap_or(self.variant.info.bench_depth)),
+            Command::Quit => return Flow::Quit,
         }
-        true
+        Flow::Continue
     }
 
     /// `uci`/`ugi`: identification, options, and `uciok`/`ugiok`.
@@ -186,18 +247,23 @@ impl Engine {
             Dialect::Uci => "uciok".to_string(),
             Dialect::Ugi => "ugiok".to_string(),
         });
-        self.out.lines(&lines);
+        self.common.out.lines(&lines);
     }
 
-    fn set_option(&mut self, name: &str, value: Option<&str>) {
+    /// `setoption`; a new `UCI_Variant` replaces the engine by one of that variant at its start
+    /// position (the variant already played is no change: position and table stay).
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Flow {
         let change = match Options::check(name, value) {
             Ok(change) => change,
-            Err(message) => return self.out.info_string(&format!("error: setoption: {message}")),
+            Err(message) => {
+                self.common.out.info_string(&format!("error: setoption: {message}"));
+                return Flow::Continue;
+            }
         };
         if change.needs_searcher() && !self.wait_idle("setoption") {
-            return;
+            return Flow::Continue;
         }
-        self.options.apply(change);
+        self.common.options.apply(change);
         // A searcher not created yet will be created with the new values.
         if let Some(searcher) = &mut self.searcher {
             match change {
@@ -213,20 +279,24 @@ impl Engine {
         }
         if let Change::Debug(on) = change {
             // cutegames sends its `debug` setting as an option: the same as `debug on|off`.
-            self.debug = on;
+            self.common.debug = on;
         }
-        if self.debug {
-            self.out.info_string(&format!("debug: options now {:?}", self.options));
+        if self.common.debug {
+            self.common.out.info_string(&format!("debug: options now {:?}", self.common.options));
+        }
+        match change {
+            Change::Variant(name) if name != self.variant.name() => Flow::SwitchVariant(name),
+            _ => Flow::Continue,
         }
     }
 
     /// `position`: the new position replaces the current one only if the FEN and every move
     /// are valid.
     fn set_position(&mut self, start: &StartPosition, moves: &[String]) {
-        match build_position(start, moves) {
+        match build_position(self.variant, start, moves) {
             Ok(pos) => self.position = pos,
             Err(message) => {
-                self.out.info_string(&format!("error: position: {message}; the position is unchanged"))
+                self.common.out.info_string(&format!("error: position: {message}; the position is unchanged"))
             }
         }
     }
@@ -236,33 +306,33 @@ impl Engine {
         if !self.wait_idle("go") {
             return;
         }
-        if self.position.is_game_over() {
+        if self.position.outcome().is_some() {
             // No move to play: `bestmove (none)`, as Stockfish answers in a mated position. At
             // once, unless the GUI decides when the search ends (`infinite`, `ponder`): then
             // the empty search below waits for `stop` or `ponderhit` like any other.
-            self.out.info_string("game over");
+            self.common.out.info_string("game over");
             if !params.infinite && !params.ponder {
-                self.out.line("bestmove (none)");
+                self.common.out.line("bestmove (none)");
                 return;
             }
         }
         let limits = Limits { start: Some(read_at), ..self.limits(params) };
-        if self.debug {
-            self.out.info_string(&format!("debug: searching {} with {limits:?}", self.position.to_fen()));
+        if self.common.debug {
+            self.common.out.info_string(&format!("debug: searching {} with {limits:?}", self.position.fen()));
         }
         let control = Arc::new(SearchControl::new());
         control.pondering.store(params.ponder, SeqCst);
-        self.shared.publish(&control, line);
+        self.common.shared.publish(&control, line);
         let searcher = self.take_searcher();
-        let answer = Answer { ponder_move: self.ponder_move_shown(), debug: self.debug };
-        match SearchJob::start(searcher, self.position, limits, control, self.out.clone(), answer) {
+        let answer = Answer { ponder_move: self.ponder_move_shown(), debug: self.common.debug };
+        match SearchJob::start(searcher, self.position, limits, control, self.common.out.clone(), answer) {
             Ok(job) => self.job = Some(job),
             Err(e) => {
                 // Still exactly one bestmove: the first legal move.
-                self.shared.retire();
-                let best = self.position.legal_moves().first().copied();
-                self.out.info_string(&format!("error: cannot start the search thread: {e}"));
-                self.out.line(&output::bestmove_line(best, None));
+                self.common.shared.retire();
+                let best = self.position.legal_moves().as_ref().first().copied();
+                self.common.out.info_string(&format!("error: cannot start the search thread: {e}"));
+                self.common.out.line(&output::bestmove_line(best, None));
             }
         }
     }
@@ -272,18 +342,19 @@ impl Engine {
     /// GUI has turned the `Ponder` option on (a GUI that never ponders has no use for the
     /// word, and strict readers, such as cutegames' UCI side, reject it).
     fn ponder_move_shown(&self) -> bool {
-        self.dialect == Dialect::Uci && self.options.ponder
+        self.common.dialect == Dialect::Uci && self.common.options.ponder
     }
 
     /// The search limits of `go`: the clock of the side to move (p1 = White), the fixed limits,
     /// and the move overhead.
     fn limits(&self, go: &GoParams) -> Limits {
-        let white = self.position.side_to_move() == Color::White;
+        let white = self.position.to_move() == Player::P1;
         let (time, increment, other_time) =
             if white { (go.wtime, go.winc, go.btime) } else { (go.btime, go.binc, go.wtime) };
         if time.is_none() && other_time.is_some() {
-            let side = self.position.side_to_move();
-            self.out
+            let side = rules::player_name::<G>(self.position.to_move());
+            self.common
+                .out
                 .info_string(&format!("go: no time given for the side to move ({side}); no clock is used"));
         }
         Limits {
@@ -296,7 +367,7 @@ impl Engine {
                 moves_to_go: go.movestogo.filter(|&n| n > 0),
             }),
             infinite: go.infinite,
-            move_overhead: self.options.move_overhead,
+            move_overhead: self.common.options.move_overhead,
             mate: go.mate,
             search_moves: self.search_moves(&go.searchmoves),
             start: None,
@@ -308,13 +379,15 @@ impl Engine {
     fn search_moves(&self, texts: &[String]) -> Vec<u16> {
         let mut codes = Vec::new();
         for text in texts {
-            match self.position.parse_move(text) {
-                Ok(mv) => codes.push(<Position as Game>::move_code(mv)),
-                Err(e) => self.out.info_string(&format!("error: go searchmoves: {e}; the move is left out")),
+            match self.position.parse_move_text(text) {
+                Ok(mv) => codes.push(G::move_code(mv)),
+                Err(e) => {
+                    self.common.out.info_string(&format!("error: go searchmoves: {e}; the move is left out"))
+                }
             }
         }
         if codes.is_empty() && !texts.is_empty() {
-            self.out.info_string("go searchmoves: no legal move given; every move is searched");
+            self.common.out.info_string("go searchmoves: no legal move given; every move is searched");
         }
         codes
     }
@@ -322,17 +395,18 @@ impl Engine {
     fn query(&self, query: &Query) {
         let pos = &self.position;
         let answer = match query {
-            Query::GameOver => pos.is_game_over().to_string(),
-            Query::P1Turn => (pos.side_to_move() == Color::White).to_string(),
-            Query::Result => match pos.winner() {
-                Some(Color::White) => "p1win".to_string(),
-                Some(Color::Black) => "p2win".to_string(),
-                None => "none".to_string(),
+            Query::GameOver => pos.outcome().is_some().to_string(),
+            Query::P1Turn => (pos.to_move() == Player::P1).to_string(),
+            Query::Result => match (pos.outcome(), rules::winner(pos)) {
+                (None, _) => "none".to_string(),
+                (Some(_), Some(Player::P1)) => "p1win".to_string(),
+                (Some(_), Some(Player::P2)) => "p2win".to_string(),
+                (Some(_), None) => "draw".to_string(),
             },
-            Query::Fen => pos.to_fen(),
-            Query::IsLegal(text) => pos.parse_move(text).is_ok().to_string(),
+            Query::Fen => pos.fen(),
+            Query::IsLegal(text) => pos.parse_move_text(text).is_ok().to_string(),
         };
-        self.out.line(&format!("response {answer}"));
+        self.common.out.line(&format!("response {answer}"));
     }
 
     fn perft(&mut self, line: u64, depth: u32) {
@@ -340,12 +414,12 @@ impl Engine {
             return;
         }
         let control = Arc::new(SearchControl::new());
-        self.shared.publish(&control, line);
+        self.common.shared.publish(&control, line);
         match terminal::perft_lines(&self.position, depth, &control.stop) {
-            Some(lines) => self.out.lines(&lines),
-            None => self.out.info_string("perft stopped"),
+            Some(lines) => self.common.out.lines(&lines),
+            None => self.common.out.info_string("perft stopped"),
         }
-        self.shared.retire();
+        self.common.shared.retire();
     }
 
     fn bench(&mut self, line: u64, depth: u32) {
@@ -353,17 +427,19 @@ impl Engine {
             return;
         }
         let control = Arc::new(SearchControl::new());
-        self.shared.publish(&control, line);
-        if !terminal::bench(depth.clamp(1, MAX_DEPTH), &control, &self.out) {
-            self.out.info_string("bench stopped");
+        self.common.shared.publish(&control, line);
+        if !terminal::bench(self.variant, depth.clamp(1, MAX_DEPTH), &control, &self.common.out) {
+            self.common.out.info_string("bench stopped");
         }
-        self.shared.retire();
+        self.common.shared.retire();
     }
 
     /// The searcher, created with the current options if needed, taken out of the state (to
     /// lend it to a search).
-    fn take_searcher(&mut self) -> Searcher<Position> {
-        self.searcher.take().unwrap_or_else(|| Searcher::new(self.options.hash_mib, self.options.threads))
+    fn take_searcher(&mut self) -> Searcher<G> {
+        self.searcher
+            .take()
+            .unwrap_or_else(|| Searcher::new(self.common.options.hash_mib, self.common.options.threads))
     }
 
     /// Makes sure no search runs, for a command that needs the searcher or the processor. A
@@ -373,7 +449,9 @@ impl Engine {
     fn wait_idle(&mut self, what: &str) -> bool {
         self.settle();
         if self.job.is_some() {
-            self.out.info_string(&format!("error: {what} ignored: a search is running (send stop first)"));
+            self.common
+                .out
+                .info_string(&format!("error: {what} ignored: a search is running (send stop first)"));
             return false;
         }
         true
@@ -387,44 +465,33 @@ impl Engine {
         }
     }
 
-    /// Joins the search if it has finished (when the loop is idle).
-    fn reap_finished(&mut self) {
-        if self.job.as_ref().is_some_and(SearchJob::is_finished) {
-            self.join_job();
-        }
-    }
-
     /// Waits for the search thread and takes the searcher back.
     fn join_job(&mut self) {
         if let Some(job) = self.job.take() {
             self.searcher = job.join();
-            self.shared.retire();
+            self.common.shared.retire();
             if self.searcher.is_none() {
-                self.out.info_string("error: the searcher was lost; a new one will be created");
+                self.common.out.info_string("error: the searcher was lost; a new one will be created");
             }
         }
     }
-
-    /// Ends the engine: stops any search and waits for its `bestmove`.
-    fn shutdown(&mut self) {
-        if let Some(job) = &self.job {
-            job.stop();
-        }
-        self.join_job();
-    }
 }
 
-/// The position reached from `start` by `moves`, or why there is none.
-fn build_position(start: &StartPosition, moves: &[String]) -> Result<Position, String> {
+/// The position of `variant` reached from `start` by `moves`, or why there is none.
+fn build_position<G: Rules>(
+    variant: Variant<G>,
+    start: &StartPosition,
+    moves: &[String],
+) -> Result<G, String> {
     let mut pos = match start {
-        StartPosition::StartPos => Position::startpos(),
-        StartPosition::Fen(fen) => Position::from_fen(fen).map_err(|e| e.to_string())?,
+        StartPosition::StartPos => variant.start(),
+        StartPosition::Fen(fen) => variant.parse_fen(fen)?,
     };
     for (i, text) in moves.iter().enumerate() {
-        let mv = pos.parse_move(text).map_err(|e| {
+        let mv = pos.parse_move_text(text).map_err(|e| {
             let reason = match e {
-                MoveError::Syntax { reason, .. } => format!("malformed: {reason}"),
-                MoveError::Illegal { hint, .. } => format!("illegal in this position{hint}"),
+                MoveTextError::Malformed { reason, .. } => format!("malformed: {reason}"),
+                MoveTextError::Illegal { hint, .. } => format!("illegal in this position{hint}"),
             };
             format!("move {} {}: {reason}", i + 1, quote(text))
         })?;
@@ -439,13 +506,15 @@ mod tests {
 
     #[test]
     fn positions_are_built_or_explained() {
-        let pos = build_position(&StartPosition::StartPos, &["d2f4".into()]).unwrap();
-        assert_eq!(pos.side_to_move(), Color::Black);
-        let error = build_position(&StartPosition::StartPos, &["d2f4".into(), "d2f4".into()]).unwrap_err();
+        let impasse = Variant::<crate::impasse::Position> { info: &variants::VARIANTS[0], setup: () };
+        let pos = build_position(impasse, &StartPosition::StartPos, &["d2f4".into()]).unwrap();
+        assert_eq!(pos.to_move(), Player::P2);
+        let error =
+            build_position(impasse, &StartPosition::StartPos, &["d2f4".into(), "d2f4".into()]).unwrap_err();
         assert!(error.starts_with("move 2 'd2f4': illegal"), "{error}");
-        let error = build_position(&StartPosition::StartPos, &["zz".into()]).unwrap_err();
+        let error = build_position(impasse, &StartPosition::StartPos, &["zz".into()]).unwrap_err();
         assert!(error.starts_with("move 1 'zz': malformed"), "{error}");
-        let error = build_position(&StartPosition::Fen("8/8 w".into()), &[]).unwrap_err();
+        let error = build_position(impasse, &StartPosition::Fen("8/8 w".into()), &[]).unwrap_err();
         assert!(error.contains("ranks"), "{error}");
     }
 }

@@ -24,8 +24,6 @@ pub const MAX_THREADS: usize = 256;
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 25;
 /// The largest move overhead the option accepts, in milliseconds.
 pub const MAX_MOVE_OVERHEAD_MS: u64 = 5_000;
-/// The variants `UCI_Variant` offers.
-pub const VARIANTS: [&str; 1] = ["impasse"];
 
 /// The current value of every option.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +37,7 @@ pub struct Options {
     /// `Ponder`: whether the GUI may send `go ponder`; after `uci`, `bestmove` carries `ponder R`
     /// only when it is on (pondering itself works either way).
     pub ponder: bool,
-    /// `UCI_Variant`: the game (only Impasse for now).
+    /// `UCI_Variant`: the game, a name of the variant registry.
     pub variant: &'static str,
 }
 
@@ -50,7 +48,7 @@ impl Default for Options {
             threads: 1,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             ponder: false,
-            variant: VARIANTS[0],
+            variant: crate::variants::DEFAULT_VARIANT,
         }
     }
 }
@@ -82,7 +80,7 @@ pub enum Change {
 impl Change {
     /// True when applying the change needs the searcher (so it must wait for a search to end).
     pub fn needs_searcher(self) -> bool {
-        matches!(self, Change::Hash(_) | Change::Threads(_) | Change::ClearHash)
+        matches!(self, Change::Hash(_) | Change::Threads(_) | Change::ClearHash | Change::Variant(_))
     }
 }
 
@@ -96,7 +94,11 @@ impl Options {
                 "option name MoveOverhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
             ),
             "option name Ponder type check default false".to_string(),
-            format!("option name UCI_Variant type combo default {0} var {0}", VARIANTS[0]),
+            format!(
+                "option name UCI_Variant type combo default {} var {}",
+                crate::variants::DEFAULT_VARIANT,
+                crate::variants::names().join(" var ")
+            ),
             "option name Clear Hash type button".to_string(),
         ]
     }
@@ -126,20 +128,13 @@ impl Options {
                 true => Err("OwnBook: this engine has no opening book of its own".to_string()),
             },
             "ucivariant" => {
+                let names = crate::variants::names().join(", ");
                 let Some(value) = value else {
-                    return Err(format!("UCI_Variant: a value is required ({})", VARIANTS.join(", ")));
+                    return Err(format!("UCI_Variant: a value is required ({names})"));
                 };
-                VARIANTS
-                    .iter()
-                    .find(|v| v.eq_ignore_ascii_case(value))
-                    .map(|v| Change::Variant(v))
-                    .ok_or_else(|| {
-                        format!(
-                            "UCI_Variant: unsupported variant {} (supported: {})",
-                            quote(value),
-                            VARIANTS.join(", ")
-                        )
-                    })
+                crate::variants::find(value).map(|v| Change::Variant(v.name)).map_err(|_| {
+                    format!("UCI_Variant: unsupported variant {} (supported: {names})", quote(value))
+                })
             }
             "clearhash" => Ok(Change::ClearHash),
             _ => Err(format!(

@@ -10,8 +10,9 @@
 //! [`Output::is_closed`], ends quietly. (`println!` would panic instead, which is why the
 //! protocol never uses it.)
 
-use crate::impasse::{Move, Position};
+use crate::game::{Rules, rules};
 use crate::search::{Score, SearchInfo};
+use std::fmt::Display;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -88,7 +89,7 @@ pub fn score_text(score: Score) -> String {
 
 /// One `info` line for a completed iteration:
 /// `info depth D seldepth S score cp X|mate N nodes N nps N time MS hashfull H pv M...`.
-pub fn info_line(info: &SearchInfo<Move>) -> String {
+pub fn info_line<M: Display>(info: &SearchInfo<M>) -> String {
     let mut line = format!(
         "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
         info.depth,
@@ -111,7 +112,7 @@ pub fn info_line(info: &SearchInfo<Move>) -> String {
 
 /// The closing line of a search: `bestmove M [ponder R]`, or `bestmove (none)` when there is
 /// no move to play (a finished game), as Stockfish does.
-pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>) -> String {
+pub fn bestmove_line<M: Display>(best: Option<M>, ponder: Option<M>) -> String {
     match (best, ponder) {
         (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
         (Some(best), None) => format!("bestmove {best}"),
@@ -119,39 +120,16 @@ pub fn bestmove_line(best: Option<Move>, ponder: Option<Move>) -> String {
     }
 }
 
-/// The board for `d`: ranks 8 to 1 with files a to h, `w`/`b` singles, `W`/`B` doubles, `.`
-/// empty dark squares and blanks for the light squares (which are never used); then the FEN,
-/// the side to move (or the winner) and the legal moves, sorted.
-pub fn board_lines(pos: &Position) -> Vec<String> {
-    use crate::impasse::Piece;
-    use crate::impasse::board::Square;
-    let mut lines = vec!["   +-----------------+".to_string()];
-    for rank in (0..8u8).rev() {
-        let mut row = format!(" {} |", rank + 1);
-        for file in 0..8u8 {
-            let c = match Square::from_file_rank(file, rank) {
-                None => ' ',
-                Some(square) => match pos.piece_at(square) {
-                    None => '.',
-                    Some(Piece::Single(color)) => color.fen_char(),
-                    Some(Piece::Double(color)) => color.fen_char().to_ascii_uppercase(),
-                },
-            };
-            row.push(' ');
-            row.push(c);
-        }
-        row.push_str(" |");
-        lines.push(row);
+/// The board for `d`: the game's diagram, then the FEN, the side to move (or the result) and
+/// the legal moves, sorted.
+pub fn board_lines<G: Rules>(pos: &G) -> Vec<String> {
+    let mut lines = pos.diagram();
+    lines.push(format!("Fen: {}", pos.fen()));
+    match pos.ending() {
+        Some(result) => lines.push(format!("Game over: {result}")),
+        None => lines.push(format!("Side to move: {}", rules::player_name::<G>(pos.to_move()))),
     }
-    lines.push("   +-----------------+".to_string());
-    lines.push("     a b c d e f g h".to_string());
-    lines.push(format!("Fen: {}", pos.to_fen()));
-    match pos.winner() {
-        Some(winner) => lines.push(format!("Game over: {winner} has removed all his checkers and won")),
-        None => lines.push(format!("Side to move: {}", pos.side_to_move())),
-    }
-    let mut moves: Vec<String> = pos.legal_moves().iter().map(Move::to_string).collect();
-    moves.sort();
+    let moves = rules::sorted_move_texts(pos);
     lines.push(format!("Legal moves ({}): {}", moves.len(), moves.join(" ")));
     lines
 }
@@ -219,6 +197,7 @@ mod tests {
 
     #[test]
     fn the_board_of_the_start_position() {
+        use crate::impasse::Position;
         let lines = board_lines(&Position::startpos());
         assert_eq!(lines[1], " 8 |   W   b   W   b |");
         assert_eq!(lines[8], " 1 | w   B   w   B   |");

@@ -8,11 +8,12 @@
 //! the same search signature (total node count) as the command line.
 
 use super::output::Output;
-use crate::impasse::Position;
-use crate::search::{Limits, SearchControl, Searcher};
+use crate::game::Rules;
+use crate::search::SearchControl;
 use crate::tools::{bench, perft};
+use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Below this depth a perft is counted in one go (a few milliseconds at most); above it, the
 /// count is split so that the stop flag is polled between subtrees.
@@ -20,7 +21,7 @@ const UNINTERRUPTED_PERFT_DEPTH: u32 = 4;
 
 /// `perft N`: one `MOVE COUNT` line per legal move (sorted by move text), then
 /// `nodes N time MS nps X`. Returns `None` if stopped.
-pub fn perft_lines(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<Vec<String>> {
+pub fn perft_lines<G: Rules>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<Vec<String>> {
     let start = Instant::now();
     let mut lines = Vec::new();
     let mut total = 0;
@@ -28,7 +29,7 @@ pub fn perft_lines(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<Vec<
         total = 1;
     } else {
         let mut rows: Vec<(String, u64)> = Vec::new();
-        for &mv in pos.legal_moves().iter() {
+        for &mv in pos.legal_moves().as_ref() {
             let count = stoppable_perft(&pos.make_move(mv), depth - 1, stop)?;
             rows.push((mv.to_string(), count));
         }
@@ -43,7 +44,7 @@ pub fn perft_lines(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<Vec<
 }
 
 /// [`perft::perft`] that gives up (`None`) once `stop` is raised.
-fn stoppable_perft(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+fn stoppable_perft<G: Rules>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if stop.load(Relaxed) {
         return None;
     }
@@ -51,7 +52,7 @@ fn stoppable_perft(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64>
         return Some(perft::perft(pos, depth));
     }
     let mut total = 0;
-    for &mv in pos.legal_moves().iter() {
+    for &mv in pos.legal_moves().as_ref() {
         total += stoppable_perft(&pos.make_move(mv), depth - 1, stop)?;
     }
     Some(total)
@@ -60,42 +61,25 @@ fn stoppable_perft(pos: &Position, depth: u32, stop: &AtomicBool) -> Option<u64>
 /// The table size of `bench`, as `steere bench` (it is part of the signature).
 const BENCH_HASH_MIB: usize = 16;
 
-/// `bench [D]`: searches every bench position to depth `depth` on one thread with a fresh
-/// 16 MiB table, printing `position I/N bestmove M score S nodes N time MS fen F` per position
-/// and `nodes N time MS nps X` at the end, as `steere bench` does. Returns false if stopped.
-pub fn bench(depth: u32, control: &SearchControl, out: &Output) -> bool {
-    let positions = bench::positions();
-    let mut searcher = Searcher::<Position>::new(BENCH_HASH_MIB, 1);
-    let limits = Limits { depth: Some(depth), ..Limits::default() };
-    let (mut nodes, mut time) = (0, Duration::ZERO);
-    for (i, pos) in positions.iter().enumerate() {
-        searcher.new_game();
-        let start = Instant::now();
-        let result = searcher.search(pos, &limits, control, &mut |_| {});
-        if control.stop.load(Relaxed) {
-            return false;
-        }
-        let elapsed = start.elapsed();
-        let best = result.best_move.map_or("(none)".to_string(), |m| m.to_string());
-        out.line(&format!(
-            "position {}/{} bestmove {best} score {} nodes {} time {} fen {}",
-            i + 1,
-            positions.len(),
-            result.score,
-            result.nodes,
-            elapsed.as_millis(),
-            pos.to_fen()
-        ));
-        nodes += result.nodes;
-        time += elapsed;
+/// `bench [D]`: searches every bench position of `variant` to depth `depth` on one thread with
+/// a fresh 16 MiB table, printing `position I/N bestmove M score S nodes N time MS fen F` per
+/// position and `nodes N time MS nps X` at the end, as `steere bench` does. Returns false if
+/// stopped.
+pub fn bench<G: Rules>(variant: Variant<G>, depth: u32, control: &SearchControl, out: &Output) -> bool {
+    let lines = bench::bench(variant, depth, 1, BENCH_HASH_MIB, control, &mut |i, n, line| {
+        out.line(&bench::position_line(i, n, line))
+    });
+    if control.stop.load(Relaxed) {
+        return false;
     }
-    out.line(&perft::summary_line(nodes, time));
+    out.line(&bench::summary_line(&lines));
     true
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::impasse::Position;
 
     #[test]
     fn perft_divides_and_sums() {

@@ -1,13 +1,14 @@
 //! `steere analyse`: search one position and print the progress of the search, one line per
 //! completed iteration, then the best move.
 
-use crate::impasse::{Move, Position};
+use crate::game::Rules;
 use crate::search::{Limits, SearchControl, SearchInfo, SearchResult, Searcher};
+use std::fmt::Display;
 
 /// One progress line: `depth D seldepth S score SCORE nodes N nps X time MS hashfull H pv M...`
-/// where SCORE is `cp X` (hundredths of a checker) or `win P` / `loss P` (plies).
-pub fn info_line(info: &SearchInfo<Move>) -> String {
-    let pv: Vec<String> = info.pv.iter().map(Move::to_string).collect();
+/// where SCORE is `cp X` (the game's evaluation unit) or `win P` / `loss P` (plies).
+pub fn info_line<M: Display>(info: &SearchInfo<M>) -> String {
+    let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
     format!(
         "depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
         info.depth,
@@ -23,8 +24,8 @@ pub fn info_line(info: &SearchInfo<Move>) -> String {
 
 /// The closing line: `bestmove M` (with `ponder R` when a reply is expected), or
 /// `bestmove (none)` when the game is over.
-pub fn bestmove_line(result: &SearchResult<Move>) -> String {
-    match (result.best_move, result.ponder) {
+pub fn bestmove_line<M: Display>(result: &SearchResult<M>) -> String {
+    match (&result.best_move, &result.ponder) {
         (Some(best), Some(ponder)) => format!("bestmove {best} ponder {ponder}"),
         (Some(best), None) => format!("bestmove {best}"),
         (None, _) => "bestmove (none)".to_string(),
@@ -33,17 +34,17 @@ pub fn bestmove_line(result: &SearchResult<Move>) -> String {
 
 /// Searches `pos` within `limits` on `threads` threads with a `hash_mib` MiB table, passing
 /// every output line to `out` as it comes.
-pub fn analyse(
-    pos: &Position,
+pub fn analyse<G: Rules>(
+    pos: &G,
     limits: &Limits,
     threads: usize,
     hash_mib: usize,
     out: &mut dyn FnMut(&str),
-) -> SearchResult<Move> {
-    if let Some(winner) = pos.winner() {
-        out(&format!("game over: {winner} has removed all his checkers and won"));
+) -> SearchResult<G::Move> {
+    if let Some(result) = pos.ending() {
+        out(&format!("game over: {result}"));
     }
-    let mut searcher = Searcher::<Position>::new(hash_mib, threads);
+    let mut searcher = Searcher::<G>::new(hash_mib, threads);
     let control = SearchControl::new();
     let result = searcher.search(pos, limits, &control, &mut |info| out(&info_line(info)));
     out(&bestmove_line(&result));

@@ -1,30 +1,25 @@
 //! `steere bench`: the search signature and speed benchmark.
 //!
-//! Searches every position of `positions/bench.fen` (compiled into the binary) to a fixed depth
-//! with a fresh table, and adds up the nodes. With one thread the total is a property of the
-//! search code alone, identical on every run and machine: a commit that changes the search's
-//! behaviour changes it, a pure speed-up does not (the habit of Stockfish's `bench`). The
-//! time and nodes per second measure speed; with several threads, the time to reach the same
-//! depth measures the Lazy SMP gain.
+//! Searches every bench position of the variant (`positions/bench-VARIANT.fen`, compiled into
+//! the binary) to a fixed depth with a fresh table, and adds up the nodes. With one thread the
+//! total is a property of the search code alone, identical on every run and machine: a commit
+//! that changes the search's behaviour changes it, a pure speed-up does not (the habit of
+//! Stockfish's `bench`). Each variant has its own signature. The time and nodes per second
+//! measure speed; with several threads, the time to reach the same depth measures the Lazy SMP
+//! gain.
 
-use crate::impasse::{Move, Position};
+use crate::game::Rules;
 use crate::search::{Limits, Score, SearchControl, Searcher};
+use crate::variants::Variant;
 use std::time::{Duration, Instant};
-
-/// The bench positions, one FEN per line, `#` comments.
-pub const BENCH_FENS: &str = include_str!("../../positions/bench.fen");
-
-/// The default depth of `steere bench`: about 40 M nodes, 6 s in release on one core of a 2020s
-/// machine.
-pub const DEFAULT_DEPTH: u32 = 14;
 
 /// The result of one bench position.
 #[derive(Clone, Debug)]
-pub struct BenchLine {
+pub struct BenchLine<M> {
     /// The position.
     pub fen: String,
     /// The move found.
-    pub best_move: Option<Move>,
+    pub best_move: Option<M>,
     /// Its score.
     pub score: Score,
     /// Nodes searched.
@@ -33,42 +28,61 @@ pub struct BenchLine {
     pub time: Duration,
 }
 
-/// The bench positions.
-pub fn positions() -> Vec<Position> {
-    BENCH_FENS
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| Position::from_fen(l).unwrap_or_else(|e| panic!("bad bench FEN '{l}': {e}")))
-        .collect()
-}
+/// What [`bench`] calls after each position: its index from 1, the number of positions and
+/// its result.
+pub type EachLine<'a, M> = &'a mut dyn FnMut(usize, usize, &BenchLine<M>);
 
-/// Searches every bench position to `depth` with `threads` threads and a `hash_mib` MiB table,
-/// cleared before each position; calls `each` after each position.
-pub fn bench(
+/// Searches every bench position of `variant` to `depth` with `threads` threads and a
+/// `hash_mib` MiB table, cleared before each position; calls `each` after each position (and
+/// stops early when it returns false). Returns the lines of the positions searched.
+pub fn bench<G: Rules>(
+    variant: Variant<G>,
     depth: u32,
     threads: usize,
     hash_mib: usize,
-    each: &mut dyn FnMut(&BenchLine),
-) -> Vec<BenchLine> {
-    let mut searcher = Searcher::<Position>::new(hash_mib, threads);
+    control: &SearchControl,
+    each: EachLine<'_, G::Move>,
+) -> Vec<BenchLine<G::Move>> {
+    let positions = variant.bench_positions();
+    let mut searcher = Searcher::<G>::new(hash_mib, threads);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
-    let control = SearchControl::new();
-    positions()
-        .iter()
-        .map(|pos| {
-            searcher.new_game();
-            let start = Instant::now();
-            let result = searcher.search(pos, &limits, &control, &mut |_| {});
-            let line = BenchLine {
-                fen: pos.to_fen(),
-                best_move: result.best_move,
-                score: result.score,
-                nodes: result.nodes,
-                time: start.elapsed(),
-            };
-            each(&line);
-            line
-        })
-        .collect()
+    let mut lines = Vec::new();
+    for (i, pos) in positions.iter().enumerate() {
+        searcher.new_game();
+        let start = Instant::now();
+        let result = searcher.search(pos, &limits, control, &mut |_| {});
+        if control.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            break;
+        }
+        let line = BenchLine {
+            fen: pos.fen(),
+            best_move: result.best_move,
+            score: result.score,
+            nodes: result.nodes,
+            time: start.elapsed(),
+        };
+        each(i + 1, positions.len(), &line);
+        lines.push(line);
+    }
+    lines
+}
+
+/// The line printed for each bench position:
+/// `position I/N bestmove M score S nodes N time MS fen F`.
+pub fn position_line<M: std::fmt::Display>(index: usize, count: usize, line: &BenchLine<M>) -> String {
+    let best = line.best_move.as_ref().map_or("(none)".to_string(), ToString::to_string);
+    format!(
+        "position {index}/{count} bestmove {best} score {} nodes {} time {} fen {}",
+        line.score,
+        line.nodes,
+        line.time.as_millis(),
+        line.fen
+    )
+}
+
+/// The closing line, `nodes N time MS nps X`: N is the signature.
+pub fn summary_line<M>(lines: &[BenchLine<M>]) -> String {
+    let nodes = lines.iter().map(|l| l.nodes).sum();
+    let time = lines.iter().map(|l| l.time).sum();
+    crate::tools::perft::summary_line(nodes, time)
 }

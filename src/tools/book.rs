@@ -1,4 +1,4 @@
-//! `steere book`: the opening book of `steere match` (`positions/openings.fen`).
+//! `steere book`: the opening books of `steere match` (`positions/openings-VARIANT.fen`).
 //!
 //! Engine matches start from varied, roughly balanced positions, each played twice with the
 //! colours swapped, so that the result measures the engines rather than one opening. The book
@@ -16,19 +16,17 @@
 //!    changing the output: each search is independent and the order is kept.
 //!
 //! The output depends on the search and evaluation: regenerate the book after changing them.
-//! The book of the repository is compiled into the binary ([`BUILT_IN`]) as the default of
-//! `steere match`, so the runner works from any directory.
+//! The books of the repository are compiled into the binary (the variant registry's
+//! `openings`) as the defaults of `steere match`, so the runner works from any directory.
 
-use crate::impasse::Position;
+use crate::game::Rules;
 use crate::search::{Limits, Score, SearchControl, Searcher};
 use crate::tools::rng::SplitMix64;
+use crate::variants::{self, Job, Variant};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::io::IsTerminal;
 use std::path::PathBuf;
-
-/// The repository's book, `positions/openings.fen`, as compiled into the binary.
-pub const BUILT_IN: &str = include_str!("../../positions/openings.fen");
 
 /// Candidates sampled per position wanted (the balance filter rejects some).
 pub const CANDIDATES_PER_POSITION: usize = 4;
@@ -40,6 +38,9 @@ const HASH_MIB: usize = 16;
 /// `steere book`: generate an opening book.
 #[derive(clap::Args, Clone, Debug)]
 pub struct BookArgs {
+    /// The game (see `steere variants`).
+    #[arg(long, default_value = variants::DEFAULT_VARIANT)]
+    pub variant: String,
     /// Random plies from the start position to each opening.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=40))]
     pub plies: u32,
@@ -67,19 +68,19 @@ impl BookArgs {
     /// The command that regenerates exactly this book (every setting spelled out).
     pub fn command_line(&self) -> String {
         format!(
-            "steere book --plies {} --count {} --seed {} --depth {} --max-score {}",
-            self.plies, self.count, self.seed, self.depth, self.max_score
+            "steere book --variant {} --plies {} --count {} --seed {} --depth {} --max-score {}",
+            self.variant, self.plies, self.count, self.seed, self.depth, self.max_score
         )
     }
 }
 
 /// Distinct positions `plies` random moves from the start (step 1 of the module docs).
-pub fn candidates(args: &BookArgs) -> Vec<Position> {
+pub fn candidates<G: Rules>(variant: Variant<G>, args: &BookArgs) -> Vec<G> {
     let wanted = args.count as usize * CANDIDATES_PER_POSITION;
     let mut rng = SplitMix64(args.seed);
     let mut seen = FxHashSet::default();
     let mut out = Vec::new();
-    let start = Position::startpos();
+    let start = variant.start();
     for _ in 0..args.count as usize * ATTEMPTS_PER_POSITION {
         if out.len() >= wanted {
             break;
@@ -87,12 +88,13 @@ pub fn candidates(args: &BookArgs) -> Vec<Position> {
         let mut pos = start;
         for _ in 0..args.plies {
             let moves = pos.legal_moves();
+            let moves = moves.as_ref();
             if moves.is_empty() {
                 break;
             }
             pos = pos.make_move(moves[rng.below(moves.len())]);
         }
-        if !pos.is_game_over() && seen.insert(pos) {
+        if pos.outcome().is_none() && seen.insert(pos) {
             out.push(pos);
         }
     }
@@ -100,16 +102,17 @@ pub fn candidates(args: &BookArgs) -> Vec<Position> {
 }
 
 /// Generates the book: the kept positions with their search scores, in order.
-pub fn generate(
+pub fn generate<G: Rules>(
+    variant: Variant<G>,
     args: &BookArgs,
     progress: &mut dyn FnMut(usize, usize),
-) -> Result<Vec<(Position, i32)>, String> {
+) -> Result<Vec<(G, i32)>, String> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads as usize)
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", args.threads))?;
     let limits = Limits { depth: Some(args.depth), ..Limits::default() };
-    let candidates = candidates(args);
+    let candidates = candidates(variant, args);
     let mut kept = Vec::new();
     // Batches keep the candidates' order while letting threads share the work.
     for (done, batch) in candidates.chunks(64).enumerate() {
@@ -117,7 +120,7 @@ pub fn generate(
             batch
                 .par_iter()
                 .map_init(
-                    || Searcher::<Position>::new(HASH_MIB, 1),
+                    || Searcher::<G>::new(HASH_MIB, 1),
                     |searcher, pos| {
                         searcher.new_game();
                         searcher.search(pos, &limits, &SearchControl::new(), &mut |_| {}).score
@@ -142,67 +145,73 @@ pub fn generate(
 }
 
 /// The book text: the header (with the exact command) and one FEN per line.
-pub fn render(args: &BookArgs, kept: &[(Position, i32)]) -> String {
+pub fn render<G: Rules>(variant: Variant<G>, args: &BookArgs, kept: &[(G, i32)]) -> String {
     let mut out = format!(
-        "# Opening book of `steere match`: distinct positions {} plies from the start position,\n\
-         # reached by uniformly random legal moves (SplitMix64, seed {}), kept when a one-thread\n\
-         # depth-{} search of steere {} scores them within +-{} hundredths of a checker.\n\
+        "# Opening book of `steere match` for {}: distinct positions {} plies from the start\n\
+         # position, reached by uniformly random legal moves (SplitMix64, seed {}), kept when a\n\
+         # one-thread depth-{} search of steere {} scores them within +-{} {}.\n\
          # Each opening is played twice with the colours swapped. One FEN per line; see\n\
          # docs/matches.md. The same command with the same engine version gives the same file.\n\
          # Generated by: {}\n",
+        variant.name(),
         args.plies,
         args.seed,
         args.depth,
         env!("CARGO_PKG_VERSION"),
         args.max_score,
+        G::EVAL_UNIT,
         args.command_line()
     );
     if (kept.len() as u64) < args.count {
         out.push_str(&format!("# Only {} positions passed the filter.\n", kept.len()));
     }
     for (pos, _) in kept {
-        out.push_str(&pos.to_fen());
+        out.push_str(&pos.fen());
         out.push('\n');
     }
     out
 }
 
-/// `steere book`: generates the book and writes it to `--out` or stdout; progress on stderr.
+/// `steere book`: generates the book of `--variant` and writes it to `--out` or stdout;
+/// progress on stderr.
 pub fn run(args: &BookArgs) -> Result<(), String> {
-    let terminal = std::io::stderr().is_terminal();
-    let kept = generate(args, &mut |searched, kept| {
+    variants::dispatch(&args.variant, BookJob(args))?
+}
+
+/// `steere book` with the rules of the variant.
+struct BookJob<'a>(&'a BookArgs);
+
+impl Job for BookJob<'_> {
+    type Output = Result<(), String>;
+    fn run<G: Rules>(self, variant: Variant<G>) -> Result<(), String> {
+        let args = self.0;
+        let terminal = std::io::stderr().is_terminal();
+        let kept = generate(variant, args, &mut |searched, kept| {
+            if terminal {
+                eprint!("\rsearched {searched} candidates, kept {kept}");
+            }
+        })?;
         if terminal {
-            eprint!("\rsearched {searched} candidates, kept {kept}");
+            eprintln!();
         }
-    })?;
-    if terminal {
-        eprintln!();
-    }
-    eprintln!("book: kept {} positions", kept.len());
-    let text = render(args, &kept);
-    match &args.out {
-        Some(path) => std::fs::write(path, text).map_err(|e| format!("--out {}: {e}", path.display())),
-        None => {
-            crate::out!("{text}");
-            Ok(())
+        eprintln!("book: kept {} positions", kept.len());
+        let text = render(variant, args, &kept);
+        match &args.out {
+            Some(path) => std::fs::write(path, text).map_err(|e| format!("--out {}: {e}", path.display())),
+            None => {
+                crate::out!("{text}");
+                Ok(())
+            }
         }
     }
 }
 
-/// Reads a book: one FEN per line; blank lines, `#` comments and anything after a `;` on a
-/// line are ignored (so EPD-style annotations are accepted). Errors name the line.
-pub fn parse_book(text: &str) -> Result<Vec<Position>, String> {
-    let mut positions = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let fen = line.split(';').next().unwrap_or("").trim();
-        if fen.is_empty() || fen.starts_with('#') {
-            continue;
-        }
-        let pos = Position::from_fen(fen).map_err(|e| format!("line {}: {e}", i + 1))?;
-        if pos.is_game_over() {
-            return Err(format!("line {}: the game is already over in '{fen}'", i + 1));
-        }
-        positions.push(pos);
+/// Reads a book of `variant`: one FEN per line; blank lines, `#` comments and anything after
+/// a `;` on a line are ignored (so EPD-style annotations are accepted). Errors name the line.
+pub fn parse_book<G: Rules>(variant: Variant<G>, text: &str) -> Result<Vec<G>, String> {
+    let positions = variant.positions(text)?;
+    if let Some(over) = positions.iter().find(|pos| pos.outcome().is_some()) {
+        return Err(format!("the game is already over in '{}'", over.fen()));
     }
     if positions.is_empty() {
         return Err("the book has no positions".to_string());

@@ -1,7 +1,7 @@
 //! EPD-style test positions: one position per line with the expectations a solver checks.
 //!
-//! A line is a FEN (the board and the side to move, as in the rules contract) followed by
-//! operations, each an opcode and its operands, separated by `;`:
+//! A line is a FEN (the board and the side to move, as in each game's rules document) followed
+//! by operations, each an opcode and its operands, separated by `;`:
 //!
 //! ```text
 //! 8/8/5b2/8/8/8/3w4/B7 w bm d2c3 d2e3; win 3; id "eg-001"; c0 "two pieces each"
@@ -14,13 +14,22 @@
 //! | `win`         | N >= 1              | the side to move wins in exactly N of its own moves     |
 //! | `loss`        | N >= 0              | the side to move loses in exactly N of its own moves    |
 //! | `id`          | a string            | the position's name                                    |
+//! | `variant`     | a variant name      | the game of this line (default: the file's, see below) |
 //! | `c0` .. `c9`  | a string            | comments                                               |
 //!
 //! N counts the side to move's own moves with best play (shortest win, longest resistance), as
-//! UCI's `score mate N` does: a win in N own moves takes `2N - 1` plies, a loss in N own moves
-//! `2N` plies (the opponent's winning move is the last). `loss 0` is a finished game.
+//! UCI's `score mate N` does: in Impasse a win in N own moves takes `2N - 1` plies, a loss in N
+//! own moves `2N` plies (the opponent's winning move is the last). In Dipole a player can also
+//! lose on his own move (by moving his last checkers off the board), so a win in N own moves
+//! takes `2N - 1` or `2N` plies and a loss `2N - 1` or `2N`: N is the plies halved, rounded up.
+//! `loss 0` is a finished game.
 //!
-//! Moves are in the CodinGame notation and are read in the context of the position, so an
+//! **Variants.** A file is Impasse unless it says otherwise: a comment line `# variant: NAME`
+//! switches the game of the lines that follow it, and a `variant NAME` operation sets the game
+//! of its own line. [`sections`] splits a file into runs of lines of one game, without parsing
+//! the positions; [`parse_line`] then reads a line with the rules of its game.
+//!
+//! Moves are in the game's notation and are read in the context of the position, so an
 //! illegal move is an error. Strings are written in double quotes (a quoted string may hold
 //! `;`); a one-word string may go without them. A `;` before the first operation (as in
 //! `positions/perft.epd`) and after the last are allowed. Lines that are blank or start with `#`
@@ -31,8 +40,9 @@
 //! strings); its error messages name the opcode or operand at fault but not the line number,
 //! which the caller ([`parse_text`]) adds.
 
-use crate::impasse::{Move, Position};
+use crate::game::Rules;
 use crate::search::Score;
+use crate::variants::{self, Variant, VariantInfo};
 use std::fmt;
 
 /// The largest N accepted in `win N` / `loss N` (a game lasts at most about 1,740 plies).
@@ -79,13 +89,13 @@ impl fmt::Display for Expectation {
 
 /// One test position and its expectations.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EpdEntry {
+pub struct EpdEntry<G: Rules> {
     /// The position.
-    pub position: Position,
+    pub position: G,
     /// `bm`: the move found must be one of these (empty: no such expectation).
-    pub best_moves: Vec<Move>,
+    pub best_moves: Vec<G::Move>,
     /// `am`: the move found must be none of these.
-    pub avoid_moves: Vec<Move>,
+    pub avoid_moves: Vec<G::Move>,
     /// `win N` / `loss N`: the exact value.
     pub value: Option<Expectation>,
     /// `id`: the name of the position.
@@ -94,9 +104,9 @@ pub struct EpdEntry {
     pub comments: Vec<(u8, String)>,
 }
 
-impl EpdEntry {
+impl<G: Rules> EpdEntry<G> {
     /// An entry with no expectation.
-    pub fn new(position: Position) -> EpdEntry {
+    pub fn new(position: G) -> EpdEntry<G> {
         EpdEntry {
             position,
             best_moves: Vec::new(),
@@ -108,11 +118,11 @@ impl EpdEntry {
     }
 }
 
-impl fmt::Display for EpdEntry {
+impl<G: Rules> fmt::Display for EpdEntry<G> {
     /// The canonical line: `FEN bm ..; am ..; win N; id "..."; c0 "..."` (only the operations
     /// present), which [`parse_line`] reads back to an equal entry.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let moves = |list: &[Move]| list.iter().map(Move::to_string).collect::<Vec<_>>().join(" ");
+        let moves = |list: &[G::Move]| list.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
         let mut ops = Vec::new();
         if !self.best_moves.is_empty() {
             ops.push(format!("bm {}", moves(&self.best_moves)));
@@ -129,7 +139,7 @@ impl fmt::Display for EpdEntry {
         for (n, text) in &self.comments {
             ops.push(format!("c{n} \"{text}\""));
         }
-        write!(f, "{}", self.position.to_fen())?;
+        write!(f, "{}", self.position.fen())?;
         if !ops.is_empty() {
             write!(f, " {};", ops.join("; "))?;
         }
@@ -137,39 +147,116 @@ impl fmt::Display for EpdEntry {
     }
 }
 
-/// Parses one line. `Ok(None)` for a blank line or a `#` comment; an error message (without
-/// the line number) for a malformed line. Never panics.
-pub fn parse_line(line: &str) -> Result<Option<EpdEntry>, String> {
+/// Parses one line with the rules of `variant`. `Ok(None)` for a blank line or a `#` comment;
+/// an error message (without the line number) for a malformed line. Never panics.
+pub fn parse_line<G: Rules>(variant: Variant<G>, line: &str) -> Result<Option<EpdEntry<G>>, String> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
     }
-    // The FEN is the board and the side to move; the side may be followed directly by a `;`.
-    let (board, rest) = split_word(line, |c| c.is_whitespace());
-    let (side, ops) = split_word(rest.trim_start(), |c| c.is_whitespace() || c == ';');
-    if side.is_empty() {
-        return Err(format!("'{board}' is not a FEN: expected the board and the side to move (w or b)"));
+    // The FEN is the game's number of fields; the last may be followed directly by a `;`.
+    let mut fields = Vec::with_capacity(G::FEN_FIELDS);
+    let mut rest = line;
+    for i in 0..G::FEN_FIELDS {
+        let last = i + 1 == G::FEN_FIELDS;
+        let (field, after) = split_word(rest.trim_start(), |c| c.is_whitespace() || (last && c == ';'));
+        if field.is_empty() {
+            return Err(format!(
+                "'{}' is not a FEN of {}: expected {} fields",
+                fields.join(" "),
+                variant.name(),
+                G::FEN_FIELDS
+            ));
+        }
+        fields.push(field);
+        rest = after;
     }
-    let position = Position::from_fen(&format!("{board} {side}")).map_err(|e| e.to_string())?;
+    let position = variant.parse_fen(&fields.join(" "))?;
     let mut entry = EpdEntry::new(position);
-    for op in split_operations(ops)? {
-        apply_operation(&mut entry, &op)?;
+    for op in split_operations(rest)? {
+        apply_operation(variant, &mut entry, &op)?;
     }
     check_consistency(&entry)?;
     Ok(Some(entry))
 }
 
-/// Parses every line of `text`; returns the 1-based line number and the result of each line
-/// that is not blank or a comment.
-pub fn parse_text(text: &str) -> Vec<(usize, Result<EpdEntry, String>)> {
+/// Parses every line of `text` with the rules of `variant`; returns the 1-based line number
+/// and the result of each line that is not blank or a comment.
+pub fn parse_text<G: Rules>(variant: Variant<G>, text: &str) -> Vec<(usize, Result<EpdEntry<G>, String>)> {
     text.lines()
         .enumerate()
-        .filter_map(|(i, line)| match parse_line(line) {
+        .filter_map(|(i, line)| match parse_line(variant, line) {
             Ok(None) => None,
             Ok(Some(entry)) => Some((i + 1, Ok(entry))),
             Err(e) => Some((i + 1, Err(e))),
         })
         .collect()
+}
+
+/// A run of consecutive position lines of one game.
+#[derive(Clone, Debug)]
+pub struct Section<'a> {
+    /// The game of the lines.
+    pub variant: &'static VariantInfo,
+    /// The lines: their 1-based numbers and text.
+    pub lines: Vec<(usize, &'a str)>,
+}
+
+/// Splits `text` into runs of position lines of one game (see the module docs), the first
+/// game being `default`, in file order. A line whose game cannot be told (an unknown name) is
+/// returned apart, with its number and the reason, for the caller to report as malformed.
+pub fn sections<'a>(
+    text: &'a str,
+    default: &'static VariantInfo,
+) -> (Vec<Section<'a>>, Vec<(usize, String)>) {
+    let (mut sections, mut malformed) = (Vec::<Section>::new(), Vec::new());
+    let mut current = default;
+    for (i, line) in text.lines().enumerate() {
+        let number = i + 1;
+        let trimmed = line.trim();
+        if let Some(comment) = trimmed.strip_prefix('#') {
+            if let Some(name) = comment.trim().strip_prefix("variant:") {
+                match variants::find(name) {
+                    Ok(info) => current = info,
+                    Err(e) => malformed.push((number, e)),
+                }
+            }
+            continue;
+        }
+        if trimmed.is_empty() {
+            continue;
+        }
+        let variant = match line_variant(trimmed) {
+            None => current,
+            Some(name) => match variants::find(name) {
+                Ok(info) => info,
+                Err(e) => {
+                    malformed.push((number, format!("variant: {e}")));
+                    continue;
+                }
+            },
+        };
+        match sections.last_mut() {
+            Some(section) if std::ptr::eq(section.variant, variant) => section.lines.push((number, line)),
+            _ => sections.push(Section { variant, lines: vec![(number, line)] }),
+        }
+    }
+    (sections, malformed)
+}
+
+/// The operand of a line's `variant` operation, if it has one: the word after the first
+/// unquoted word `variant` past the first field (no FEN field is spelt `variant`).
+fn line_variant(line: &str) -> Option<&str> {
+    let mut words = Vec::new();
+    let mut quoted = false;
+    for part in line.split('"') {
+        if !quoted {
+            words.extend(part.split(|c: char| c.is_whitespace() || c == ';').filter(|w| !w.is_empty()));
+        }
+        quoted = !quoted;
+    }
+    let at = words.iter().skip(1).position(|w| *w == "variant")? + 1;
+    words.get(at + 1).copied()
 }
 
 /// Splits `text` at the first character matching `end`: the word before it and the rest.
@@ -231,7 +318,11 @@ fn split_operations(text: &str) -> Result<Vec<Operation>, String> {
 }
 
 /// Records one operation in `entry`, checking its operands.
-fn apply_operation(entry: &mut EpdEntry, op: &Operation) -> Result<(), String> {
+fn apply_operation<G: Rules>(
+    variant: Variant<G>,
+    entry: &mut EpdEntry<G>,
+    op: &Operation,
+) -> Result<(), String> {
     let code = op.opcode.as_str();
     let single = || match op.operands.as_slice() {
         [(text, _)] => Ok(text.clone()),
@@ -255,7 +346,7 @@ fn apply_operation(entry: &mut EpdEntry, op: &Operation) -> Result<(), String> {
                 if *quoted {
                     return Err(format!("{code}: \"{text}\" is a string; moves are written without quotes"));
                 }
-                let mv = entry.position.parse_move(text).map_err(|e| format!("{code}: {e}"))?;
+                let mv = entry.position.parse_move_text(text).map_err(|e| format!("{code}: {e}"))?;
                 if !moves.contains(&mv) {
                     moves.push(mv);
                 }
@@ -272,6 +363,13 @@ fn apply_operation(entry: &mut EpdEntry, op: &Operation) -> Result<(), String> {
             })?;
             entry.value = Some(if code == "win" { Expectation::Win(n) } else { Expectation::Loss(n) });
         }
+        "variant" => {
+            // The line's game was chosen from this operation (see `sections`); it must agree.
+            let name = single()?;
+            if !name.eq_ignore_ascii_case(variant.name()) {
+                return Err(format!("variant {name}: this line is read as {}", variant.name()));
+            }
+        }
         "id" => {
             if entry.id.is_some() {
                 return Err("id is given twice".to_string());
@@ -286,7 +384,9 @@ fn apply_operation(entry: &mut EpdEntry, op: &Operation) -> Result<(), String> {
                 entry.comments.push((n, single()?));
             }
             None => {
-                return Err(format!("unknown opcode '{code}' (known: bm, am, win, loss, id, c0 to c9)"));
+                return Err(format!(
+                    "unknown opcode '{code}' (known: bm, am, win, loss, id, variant, c0 to c9)"
+                ));
             }
         },
     }
@@ -303,8 +403,12 @@ fn comment_number(code: &str) -> Option<u8> {
 
 /// Rejects expectations that the rules alone show impossible, so that a typo in a suite is
 /// reported instead of turning into a position that can never pass.
-fn check_consistency(entry: &EpdEntry) -> Result<(), String> {
-    let over = entry.position.is_game_over();
+fn check_consistency<G: Rules>(entry: &EpdEntry<G>) -> Result<(), String> {
+    let outcome = entry.position.outcome();
+    let over = outcome.is_some();
+    if outcome == Some(crate::game::Outcome::Win) && entry.value.is_some() {
+        return Err("the game is over and the side to move has won: no value applies".to_string());
+    }
     match entry.value {
         Some(Expectation::Win(0)) => return Err("win 0: a win takes at least one move".to_string()),
         Some(Expectation::Win(n)) if over => {
@@ -327,12 +431,17 @@ fn check_consistency(entry: &EpdEntry) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::impasse::{Move, Position};
     use proptest::prelude::*;
 
     const FEN: &str = "8/8/5b2/8/8/8/3w4/B7 w";
 
-    fn parse(line: &str) -> Result<EpdEntry, String> {
-        parse_line(line).map(|e| e.expect("a position"))
+    fn impasse() -> Variant<Position> {
+        Variant { info: variants::find("impasse").unwrap(), setup: () }
+    }
+
+    fn parse(line: &str) -> Result<EpdEntry<Position>, String> {
+        parse_line(impasse(), line).map(|e| e.expect("a position"))
     }
 
     #[test]
@@ -364,7 +473,7 @@ mod tests {
     #[test]
     fn skips_blank_lines_and_comments() {
         for line in ["", "   ", "# a comment", "  # bm d2c3"] {
-            assert_eq!(parse_line(line), Ok(None), "{line:?}");
+            assert_eq!(parse_line(impasse(), line), Ok(None), "{line:?}");
         }
     }
 
@@ -372,7 +481,7 @@ mod tests {
     fn rejects_malformed_lines_with_a_reason() {
         let cases = [
             ("8/8/8 w", "ranks"),
-            ("8/8/5b2/8/8/8/3w4/B7", "side to move"),
+            ("8/8/5b2/8/8/8/3w4/B7", "expected 2 fields"),
             (&format!("{FEN} bm"), "at least one move"),
             (&format!("{FEN} bm d2d4"), "illegal move 'd2d4'"),
             (&format!("{FEN} bm z9"), "malformed move"),
@@ -421,21 +530,43 @@ mod tests {
     #[test]
     fn line_numbers_count_every_line() {
         let text = format!("# header\n\n{FEN} win 3\n{FEN} bm x\n{FEN}; id y\n");
-        let parsed = parse_text(&text);
+        let parsed = parse_text(impasse(), &text);
         assert_eq!(parsed.iter().map(|(n, _)| *n).collect::<Vec<_>>(), [3, 4, 5]);
         assert!(parsed[0].1.is_ok() && parsed[1].1.is_err() && parsed[2].1.is_ok());
+    }
+
+    #[test]
+    fn sections_follow_headers_and_variant_operations() {
+        let text = "8/8/8/8/8/8/8/w7 w\n# variant: dipole\n8/8 w; id x\n8/8 w variant dipole10\n\
+                    8/8 w id \"variant chess\"\n# variant: chess\n8/8 w; variant go\n";
+        let (sections, malformed) = sections(text, variants::find("impasse").unwrap());
+        let shape: Vec<(&str, Vec<usize>)> =
+            sections.iter().map(|s| (s.variant.name, s.lines.iter().map(|l| l.0).collect())).collect();
+        assert_eq!(
+            shape,
+            [("impasse", vec![1]), ("dipole", vec![3]), ("dipole10", vec![4]), ("dipole", vec![5])]
+        );
+        assert_eq!(malformed.iter().map(|m| m.0).collect::<Vec<_>>(), [6, 7]);
+        let dipole = Variant::<crate::dipole::Position> {
+            info: variants::find("dipole").unwrap(),
+            setup: crate::dipole::Variant::Dipole,
+        };
+        let line = "3,b12,4/8/8/8/8/8/8/4,w12,3 w; variant dipole; am e1e2";
+        assert!(parse_line(dipole, line).unwrap_err().contains("am: illegal"));
+        let line = "3,b12,4/8/8/8/8/8/8/4,w12,3 w variant dipole10";
+        assert!(parse_line(dipole, line).unwrap_err().contains("read as dipole"));
     }
 
     proptest! {
         #[test]
         fn never_panics_on_arbitrary_text(line in any::<String>()) {
-            let _ = parse_line(&line);
+            let _ = parse_line(impasse(), &line);
         }
 
         #[test]
         fn never_panics_on_near_miss_lines(ops in "[ ;\"a-h1-9bmwinlosdc#-]{0,40}") {
-            let _ = parse_line(&format!("{FEN} {ops}"));
-            let _ = parse_line(&format!("{FEN}{ops}"));
+            let _ = parse_line(impasse(), &format!("{FEN} {ops}"));
+            let _ = parse_line(impasse(), &format!("{FEN}{ops}"));
         }
 
         #[test]

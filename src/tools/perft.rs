@@ -1,32 +1,33 @@
 //! Perft: the number of move sequences of a given length, the standard correctness and speed
-//! test of a move generator. The last ply is bulk-counted with [`Position::count_moves`]
+//! test of a move generator. The last ply is bulk-counted with [`Rules::count_moves`]
 //! instead of generating and making each move.
 
-use crate::impasse::{Move, Position};
+use crate::game::Rules;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
 /// The number of move sequences of length `depth` from `pos` (1 at depth 0).
-pub fn perft(pos: &Position, depth: u32) -> u64 {
+pub fn perft<G: Rules>(pos: &G, depth: u32) -> u64 {
     match depth {
         0 => 1,
         1 => pos.count_moves(),
-        _ => pos.legal_moves().iter().map(|&mv| perft(&pos.make_move(mv), depth - 1)).sum(),
+        _ => pos.legal_moves().as_ref().iter().map(|&mv| perft(&pos.make_move(mv), depth - 1)).sum(),
     }
 }
 
 /// [`perft`] with the root moves shared among the threads of the current rayon pool.
-pub fn perft_parallel(pos: &Position, depth: u32) -> u64 {
+pub fn perft_parallel<G: Rules>(pos: &G, depth: u32) -> u64 {
     if depth <= 1 {
         return perft(pos, depth);
     }
-    pos.legal_moves().par_iter().map(|&mv| perft(&pos.make_move(mv), depth - 1)).sum()
+    pos.legal_moves().as_ref().par_iter().map(|&mv| perft(&pos.make_move(mv), depth - 1)).sum()
 }
 
 /// Perft below each root move, sorted by move text (the `divide` command).
-pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
-    let mut rows: Vec<(Move, u64)> = pos
+pub fn divide<G: Rules>(pos: &G, depth: u32) -> Vec<(G::Move, u64)> {
+    let mut rows: Vec<(G::Move, u64)> = pos
         .legal_moves()
+        .as_ref()
         .iter()
         .map(|&mv| (mv, perft(&pos.make_move(mv), depth.saturating_sub(1))))
         .collect();
@@ -42,7 +43,7 @@ pub fn summary_line(nodes: u64, elapsed: Duration) -> String {
 }
 
 /// Runs perft on `threads` threads (1 = the calling thread) and returns (nodes, elapsed).
-pub fn timed_perft(pos: &Position, depth: u32, threads: usize) -> Result<(u64, Duration), String> {
+pub fn timed_perft<G: Rules>(pos: &G, depth: u32, threads: usize) -> Result<(u64, Duration), String> {
     let start = Instant::now();
     let nodes = if threads <= 1 {
         perft(pos, depth)

@@ -1,7 +1,9 @@
 //! `steere solve`: run the engine on a file of test positions and check its answers.
 //!
 //! The file is EPD-style (see [`super::epd`]): a FEN and the expectations `bm`, `am`,
-//! `win N` / `loss N` (exact values in the side to move's own moves), `id` and comments.
+//! `win N` / `loss N` (exact values in the side to move's own moves), `id` and comments. Its
+//! lines are Impasse unless `--variant`, a `# variant: NAME` line or a `variant NAME` operation
+//! says otherwise; one file may mix games.
 //! Every line is parsed first; a malformed line is reported on stderr as `FILE:LINE: message`
 //! and skipped, so a long run never dies on a typo. Each position is then searched with a
 //! fresh table, and one line is printed per position, in file order:
@@ -12,7 +14,7 @@
 //! ```
 //!
 //! `score` is `win N` / `loss N` in the side to move's own moves (as in the file) when the
-//! search proved the result, `cp X` (hundredths of a checker) otherwise; `time` is in
+//! search proved the result, `cp X` (the game's evaluation unit) otherwise; `time` is in
 //! milliseconds; positions without an `id` are named `line L`. With `--prove` a field
 //! `proof NODES` (or `proof none`) follows `time`. The run ends with a summary line
 //! `solved S/T malformed M nodes N time MS`, then `failed ID...` when some position failed.
@@ -45,9 +47,10 @@
 //! next position in file order; results are buffered and printed in file order, so the output
 //! does not depend on J (times aside). A progress line is drawn on stderr when it is a terminal.
 
-use super::epd::{EpdEntry, Expectation, parse_text};
-use crate::impasse::{Move, Position};
+use super::epd::{self, EpdEntry, Expectation, Section};
+use crate::game::Rules;
 use crate::search::{Limits, Score, SearchControl, SearchParams, Searcher};
+use crate::variants::{self, Job, Variant};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -64,6 +67,9 @@ const WORKER_STACK: usize = 16 << 20;
 pub struct SolveArgs {
     /// The EPD file of test positions (for example positions/endgames.epd).
     pub file: PathBuf,
+    /// The game of the lines before any `# variant: NAME` line (default: impasse).
+    #[arg(long)]
+    pub variant: Option<String>,
     /// Search each position for this many milliseconds (with no limit at all: prove each).
     #[arg(short, long)]
     pub movetime: Option<u64>,
@@ -117,9 +123,9 @@ pub const PROVE_PARAMS: SearchParams = SearchParams { lmr: false, rfp: false, as
 
 /// What the search found for one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Solution {
+pub struct Solution<M> {
     /// The move found (`None` for a finished game).
-    pub best_move: Option<Move>,
+    pub best_move: Option<M>,
     /// Its score.
     pub score: Score,
     /// The last completed iteration.
@@ -144,12 +150,16 @@ pub fn is_exact(score: Score, depth: u32) -> bool {
 
 /// Searches `pos` with a fresh table and stops as soon as the result is exact (see the module
 /// docs).
-pub fn solve_position(searcher: &mut Searcher<Position>, pos: &Position, settings: &Settings) -> Solution {
+pub fn solve_position<G: Rules>(
+    searcher: &mut Searcher<G>,
+    pos: &G,
+    settings: &Settings,
+) -> Solution<G::Move> {
     searcher.new_game();
     searcher.set_params(if settings.prove { PROVE_PARAMS } else { SearchParams::default() });
     let control = SearchControl::new();
     let start = Instant::now();
-    let mut exact = pos.is_game_over();
+    let mut exact = pos.outcome().is_some();
     let result = searcher.search(pos, &settings.limits, &control, &mut |info| {
         if is_exact(info.score, info.depth) {
             exact = true;
@@ -168,9 +178,9 @@ pub fn solve_position(searcher: &mut Searcher<Position>, pos: &Position, setting
 }
 
 /// The expectations of `entry` that `solution` misses, in words (empty: the position passes).
-pub fn failures(entry: &EpdEntry, solution: &Solution, prove: bool) -> Vec<String> {
+pub fn failures<G: Rules>(entry: &EpdEntry<G>, solution: &Solution<G::Move>, prove: bool) -> Vec<String> {
     let mut why = Vec::new();
-    let moves = |list: &[Move]| list.iter().map(Move::to_string).collect::<Vec<_>>().join(" ");
+    let moves = |list: &[G::Move]| list.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
     if !entry.best_moves.is_empty() && !solution.best_move.is_some_and(|m| entry.best_moves.contains(&m)) {
         why.push(format!("bm {} expected", moves(&entry.best_moves)));
     }
@@ -199,15 +209,15 @@ pub fn score_text(score: Score) -> String {
 }
 
 /// The name of a position in the output: its `id`, or `line L`.
-fn name(entry: &EpdEntry, line: usize) -> String {
+fn name<G: Rules>(entry: &EpdEntry<G>, line: usize) -> String {
     entry.id.clone().unwrap_or_else(|| format!("line {line}"))
 }
 
 /// The result line of one position (see the module docs for the format).
-pub fn result_line(
-    entry: &EpdEntry,
+pub fn result_line<G: Rules>(
+    entry: &EpdEntry<G>,
     line: usize,
-    solution: &Solution,
+    solution: &Solution<G::Move>,
     failed: &[String],
     prove: bool,
 ) -> String {
@@ -239,38 +249,29 @@ pub fn result_line(
 pub fn run(args: &SolveArgs) -> Result<(), String> {
     let path = args.file.display().to_string();
     let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{path}: {e}"))?;
-    let mut entries = Vec::new();
-    let mut malformed = 0;
-    for (line, parsed) in parse_text(&text) {
-        match parsed {
-            Ok(entry) => entries.push((line, entry)),
-            Err(message) => {
-                eprintln!("{path}:{line}: {message}");
-                malformed += 1;
-            }
-        }
-    }
-    let settings = Settings::from_args(args);
-    let start = Instant::now();
-    let mut progress = Progress::new(entries.len());
-    let (mut passed, mut nodes, mut failed_names) = (0, 0, Vec::new());
-    let mut report = |index: usize, solution: &Solution| {
-        let (line, entry) = &entries[index];
-        let failed = failures(entry, solution, settings.prove);
-        progress.clear();
-        crate::outln!("{}", result_line(entry, *line, solution, &failed, settings.prove));
-        nodes += solution.nodes;
-        if failed.is_empty() {
-            passed += 1;
-        } else {
-            failed_names.push(format!("\"{}\"", name(entry, *line)));
-        }
-        progress.advance(failed.is_empty());
+    let default = variants::find(args.variant.as_deref().unwrap_or(variants::DEFAULT_VARIANT))
+        .map_err(|e| format!("--variant: {e}"))?;
+    let (sections, unknown) = epd::sections(&text, default);
+    let lines = sections.iter().map(|s| s.lines.len()).sum();
+    let mut totals = Totals {
+        path,
+        settings: Settings::from_args(args),
+        passed: 0,
+        total: 0,
+        malformed: 0,
+        nodes: 0,
+        failed_names: Vec::new(),
+        progress: Progress::new(lines),
     };
-    let positions: Vec<Position> = entries.iter().map(|(_, e)| e.position).collect();
-    solve_all(&positions, &settings, args, &mut report)?;
-    progress.clear();
-    let total = entries.len();
+    for (line, message) in unknown {
+        totals.malformed_line(line, &message);
+    }
+    let start = Instant::now();
+    for section in &sections {
+        variants::dispatch(section.variant.name, SolveSection { section, args, totals: &mut totals })??;
+    }
+    totals.progress.clear();
+    let Totals { passed, total, malformed, nodes, failed_names, .. } = totals;
     crate::outln!(
         "solved {passed}/{total} malformed {malformed} nodes {nodes} time {}",
         start.elapsed().as_millis()
@@ -289,6 +290,71 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     }
 }
 
+/// The running account of a `steere solve` run, over every section of the file.
+struct Totals {
+    path: String,
+    settings: Settings,
+    passed: usize,
+    total: usize,
+    malformed: usize,
+    nodes: u64,
+    failed_names: Vec<String>,
+    progress: Progress,
+}
+
+impl Totals {
+    /// Reports a malformed line on stderr as `FILE:LINE: message`.
+    fn malformed_line(&mut self, line: usize, message: &str) {
+        self.progress.clear();
+        eprintln!("{}:{line}: {message}", self.path);
+        self.malformed += 1;
+        self.progress.total = self.progress.total.saturating_sub(1);
+    }
+
+    /// Prints and counts the result of one position.
+    fn report<G: Rules>(&mut self, line: usize, entry: &EpdEntry<G>, solution: &Solution<G::Move>) {
+        let failed = failures(entry, solution, self.settings.prove);
+        self.progress.clear();
+        crate::outln!("{}", result_line(entry, line, solution, &failed, self.settings.prove));
+        self.total += 1;
+        self.nodes += solution.nodes;
+        if failed.is_empty() {
+            self.passed += 1;
+        } else {
+            self.failed_names.push(format!("\"{}\"", name(entry, line)));
+        }
+        self.progress.advance(failed.is_empty());
+    }
+}
+
+/// Parses and solves the lines of one section with the rules of its game.
+struct SolveSection<'a, 'b> {
+    section: &'a Section<'a>,
+    args: &'a SolveArgs,
+    totals: &'b mut Totals,
+}
+
+impl Job for SolveSection<'_, '_> {
+    type Output = Result<(), String>;
+    fn run<G: Rules>(self, variant: Variant<G>) -> Result<(), String> {
+        let mut entries = Vec::new();
+        for &(line, text) in &self.section.lines {
+            match epd::parse_line(variant, text) {
+                Ok(Some(entry)) => entries.push((line, entry)),
+                Ok(None) => {}
+                Err(message) => self.totals.malformed_line(line, &message),
+            }
+        }
+        let positions: Vec<G> = entries.iter().map(|(_, e)| e.position).collect();
+        let totals = self.totals;
+        let settings = totals.settings.clone();
+        solve_all(&positions, &settings, self.args, &mut |index, solution| {
+            let (line, entry) = &entries[index];
+            totals.report(*line, entry, solution);
+        })
+    }
+}
+
 /// "s" unless `n` is 1.
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
@@ -296,11 +362,11 @@ fn plural(n: usize) -> &'static str {
 
 /// Solves `positions` on `args.jobs` workers and hands each solution to `report` in the order
 /// of `positions`, as soon as it and all before it are done.
-fn solve_all(
-    positions: &[Position],
+fn solve_all<G: Rules>(
+    positions: &[G],
     settings: &Settings,
     args: &SolveArgs,
-    report: &mut dyn FnMut(usize, &Solution),
+    report: &mut dyn FnMut(usize, &Solution<G::Move>),
 ) -> Result<(), String> {
     let jobs = (args.jobs as usize).clamp(1, positions.len().max(1));
     let pool = rayon::ThreadPoolBuilder::new()
@@ -312,15 +378,14 @@ fn solve_all(
     // Workers take positions in file order, so that the in-order printing below never waits
     // long for an early position while later ones pile up.
     let next = AtomicUsize::new(0);
-    let (sender, receiver) = mpsc::channel::<(usize, Solution)>();
+    let (sender, receiver) = mpsc::channel::<(usize, Solution<G::Move>)>();
     std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.scope(|workers| {
                 for _ in 0..jobs {
                     let (sender, next) = (sender.clone(), &next);
                     workers.spawn(move |_| {
-                        let mut searcher =
-                            Searcher::<Position>::new(args.hash as usize, args.threads as usize);
+                        let mut searcher = Searcher::<G>::new(args.hash as usize, args.threads as usize);
                         loop {
                             let i = next.fetch_add(1, Relaxed);
                             let Some(pos) = positions.get(i) else { break };
@@ -399,13 +464,15 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::impasse::{Move, Position};
     use crate::tools::epd::parse_line;
 
-    fn entry(line: &str) -> EpdEntry {
-        parse_line(line).unwrap().unwrap()
+    fn entry(line: &str) -> EpdEntry<Position> {
+        let impasse = Variant { info: variants::find("impasse").unwrap(), setup: () };
+        parse_line(impasse, line).unwrap().unwrap()
     }
 
-    fn solution(best: Option<Move>, score: Score, depth: u32) -> Solution {
+    fn solution(best: Option<Move>, score: Score, depth: u32) -> Solution<Move> {
         Solution {
             best_move: best,
             score,
@@ -477,6 +544,7 @@ mod tests {
     fn no_limit_means_proving() {
         let args = SolveArgs {
             file: PathBuf::from("x"),
+            variant: None,
             movetime: None,
             depth: None,
             nodes: None,

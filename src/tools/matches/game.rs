@@ -8,19 +8,20 @@
 //!    clock (or fixed move time) plus the margin runs out loses by **time forfeit**, and one
 //!    limited only by depth or nodes that says nothing within `--move-timeout` by **timeout**;
 //! 2. in time: a move that took longer than allowed is a **time forfeit** too;
-//! 3. a move: text that is not 1 to 3 squares is **garbage**;
-//! 4. legal: [`Position::parse_move`] accepts only legal moves; anything else (including
+//! 3. a move: text that is not a move of the game's notation is **garbage**;
+//! 4. legal: [`Rules::parse_move_text`] accepts only legal moves; anything else (including
 //!    `bestmove (none)` while moves exist) is an **illegal move**.
 //!
 //! The first failure loses the game, with the reason recorded. Otherwise the game ends when
-//! the rules say so ([`Position::winner`]): Impasse always ends, with a winner.
+//! the rules say so ([`crate::game::Game::outcome`]): Impasse and Dipole always end, with a winner.
 
 use super::clock::{Clock, TimeControl};
 use super::engine::{Engine, Fault};
 use super::record::{Category, GameRecord, PlayedMove};
 use super::spec::EngineSpec;
 use super::timing::MoveTiming;
-use crate::impasse::{Color, MoveError, Position};
+use crate::game::{MoveTextError, Player as Side, Rules, rules};
+use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -56,15 +57,18 @@ pub struct GameId {
 
 /// Plays one game from `opening` between `white` and `black`. Returns `None` if `stop` was set
 /// during the game (the match is over; the game does not count).
-pub fn play(
+#[allow(clippy::too_many_arguments)] // the game's parts, each needed; a struct would only rename them
+pub fn play<G: Rules>(
+    variant: Variant<G>,
     white: Player<'_>,
     black: Player<'_>,
-    opening: &Position,
+    opening: &G,
     referee: Referee,
     id: GameId,
     stop: &AtomicBool,
 ) -> Option<GameRecord> {
     let mut record = GameRecord {
+        variant: variant.name(),
         number: id.number,
         pair: id.pair,
         game_in_pair: id.game_in_pair,
@@ -72,23 +76,24 @@ pub fn play(
         black: black.name.to_string(),
         white_settings: white.spec.settings_text(),
         black_settings: black.spec.settings_text(),
-        fen: opening.to_fen(),
+        fen: opening.fen(),
+        first_to_move: opening.to_move(),
         moves: Vec::new(),
-        winner: Color::White,
+        winner: Side::P1,
         category: Category::Normal,
         detail: String::new(),
         timings: Vec::new(),
     };
     let mut players = [white, black];
-    let finish = |mut record: GameRecord, loser: Color, category: Category, detail: String| {
+    let finish = |mut record: GameRecord, loser: Side, category: Category, detail: String| {
         record.winner = loser.opponent();
         record.category = category;
-        record.detail = format!("{loser}: {detail}");
+        record.detail = format!("{}: {detail}", rules::player_name::<G>(loser));
         Some(record)
     };
 
     // Both engines ready for a new game, restarted if needed.
-    for color in [Color::White, Color::Black] {
+    for color in Side::BOTH {
         let player = &mut players[color.index()];
         if let Err((category, detail)) = prepare(player) {
             return finish(record, color, category, detail);
@@ -98,11 +103,11 @@ pub fn play(
     let mut clocks = [Clock::new(&players[0].spec.control), Clock::new(&players[1].spec.control)];
     let mut pos = *opening;
     let mut moves_text = String::new();
-    while pos.winner().is_none() {
+    while pos.outcome().is_none() {
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        let side = pos.side_to_move();
+        let side = pos.to_move();
         let clock = &clocks[side.index()];
         let allowance = clock.allowance(referee.margin);
         let allowed = clock.allowance(Duration::ZERO);
@@ -140,16 +145,16 @@ pub fn play(
             );
             return finish(record, side, Category::TimeForfeit, detail);
         }
-        let mv = match pos.parse_move(&reply.bestmove) {
+        let mv = match pos.parse_move_text(&reply.bestmove) {
             Ok(mv) => mv,
             Err(_) if reply.bestmove == "(none)" => {
                 let detail = "'bestmove (none)' in a position with legal moves".to_string();
                 return finish(record, side, Category::IllegalMove, detail);
             }
-            Err(e @ MoveError::Illegal { .. }) => {
+            Err(e @ MoveTextError::Illegal { .. }) => {
                 return finish(record, side, Category::IllegalMove, e.to_string());
             }
-            Err(e @ MoveError::Syntax { .. }) => {
+            Err(e @ MoveTextError::Malformed { .. }) => {
                 let detail = if reply.bestmove.is_empty() {
                     "'bestmove' without a move".to_string()
                 } else {
@@ -171,9 +176,8 @@ pub fn play(
             score: reply.score,
         });
     }
-    let winner = pos.winner().expect("the loop ends on a finished game");
-    record.winner = winner;
-    record.detail = format!("{winner} removed all its checkers");
+    record.winner = rules::winner(&pos).expect("the games played so far have no draws");
+    record.detail = pos.ending().unwrap_or_default();
     Some(record)
 }
 
@@ -199,7 +203,7 @@ fn prepare(player: &mut Player<'_>) -> Result<(), (Category, String)> {
 
 /// The `go` line for the side to move: both clocks when the mover has one (an opponent
 /// without a clock is shown the mover's own), then the fixed limits.
-fn go_command(engine: &Engine, clocks: &[Clock; 2], side: Color) -> String {
+fn go_command(engine: &Engine, clocks: &[Clock; 2], side: Side) -> String {
     let mut go = String::from("go");
     let own = &clocks[side.index()];
     if let Some(own_time) = own.remaining() {

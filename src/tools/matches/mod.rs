@@ -5,7 +5,8 @@
 //! - [`engine`]: one engine process over pipes, with a reader thread so that every wait has a
 //!   deadline;
 //! - [`clock`]: time controls and the clocks the runner keeps (loss on time past a margin);
-//! - [`game`]: one game, every move validated by [`crate::impasse::Position::parse_move`];
+//! - [`game`]: one game, every move validated by the rules of the match's variant
+//!   ([`crate::game::Rules::parse_move_text`]);
 //! - [`record`]: the PGN-like game record, written and read back;
 //! - [`stats`]: Elo, LOS and the pentanomial SPRT; [`report`]: tally, progress, table, JSON.
 //!
@@ -27,9 +28,10 @@ pub mod spec;
 pub mod stats;
 pub mod timing;
 
-use crate::impasse::Position;
+use crate::game::Rules;
 use crate::tools::book;
 use crate::tools::rng::SplitMix64;
+use crate::variants::{self, Job, Variant};
 use engine::Engine;
 use game::{GameId, Player, Referee};
 use record::GameRecord;
@@ -49,6 +51,10 @@ pub const MAX_SPRT_PAIRS: u64 = 1_000_000;
 #[derive(clap::Args, Clone, Debug)]
 #[command(after_long_help = ENGINE_HELP)]
 pub struct MatchArgs {
+    /// The game (see `steere variants`): sent to both engines as `UCI_Variant` when it is not
+    /// the default, and the rules that referee every move.
+    #[arg(long, default_value = variants::DEFAULT_VARIANT)]
+    pub variant: String,
     /// The first engine: its command and KEY=VALUE settings (see below). Its results are the
     /// ones reported (score, Elo, SPRT are engine1 relative to engine2).
     #[arg(long, required = true, num_args = 1.., value_name = "CMD|KEY=VALUE")]
@@ -63,7 +69,8 @@ pub struct MatchArgs {
     /// Games played at once, each with its own pair of engine processes.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub concurrency: u32,
-    /// Opening book: one FEN per line, `#` comments (default: positions/openings.fen as built in).
+    /// Opening book: one FEN per line, `#` comments (default: the variant's book,
+    /// positions/openings-VARIANT.fen, as built in).
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
     /// Opening pairs to play (each opening twice, colours swapped). Default: each opening of the
@@ -117,10 +124,11 @@ EXAMPLES:
   steere match --engine1 \"./steere\" movetime=100 --engine2 \"./steere\" movetime=100 depth=2 --games 200 --json";
 
 /// Everything a worker needs to play games, shared by reference.
-struct Shared {
+struct Shared<G: Rules> {
+    variant: Variant<G>,
     specs: [EngineSpec; 2],
     names: [String; 2],
-    openings: Vec<Position>,
+    openings: Vec<G>,
     referee: Referee,
     total_games: u64,
     next_game: AtomicU64,
@@ -129,18 +137,39 @@ struct Shared {
 
 /// Runs a match; progress goes to stderr, the summary to stdout.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
-    let specs = [
+    variants::dispatch(&args.variant, MatchJob(args)).map_err(|e| format!("--variant: {e}"))?
+}
+
+/// A match with the rules of the variant.
+struct MatchJob<'a>(&'a MatchArgs);
+
+impl Job for MatchJob<'_> {
+    type Output = Result<(), String>;
+    fn run<G: Rules>(self, variant: Variant<G>) -> Result<(), String> {
+        run_match(variant, self.0)
+    }
+}
+
+/// Runs a match of `variant`.
+fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), String> {
+    let mut specs = [
         EngineSpec::parse("--engine1", &args.each, &args.engine1)?,
         EngineSpec::parse("--engine2", &args.each, &args.engine2)?,
     ];
+    if variant.name() != variants::DEFAULT_VARIANT {
+        for spec in &mut specs {
+            spec.set_variant(variant.name());
+        }
+    }
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
     let mut openings = match &args.openings {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("--openings {}: {e}", path.display()))?;
-            book::parse_book(&text).map_err(|e| format!("--openings {}: {e}", path.display()))?
+            book::parse_book(variant, &text).map_err(|e| format!("--openings {}: {e}", path.display()))?
         }
-        None => book::parse_book(book::BUILT_IN).map_err(|e| format!("built-in book: {e}"))?,
+        None => book::parse_book(variant, variant.info.openings)
+            .map_err(|e| format!("built-in book of {}: {e}", variant.name()))?,
     };
     if let Some(seed) = args.seed {
         SplitMix64(seed).shuffle(&mut openings);
@@ -176,6 +205,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
     }
     let names = engine_names(&specs, &engines[0]);
     let shared = Shared {
+        variant,
         specs,
         names: names.clone(),
         openings,
@@ -264,7 +294,11 @@ fn engine_names(specs: &[EngineSpec; 2], first_slot: &[Option<Engine>; 2]) -> [S
 }
 
 /// A game slot: plays games taken from the shared counter until the match is over.
-fn worker(shared: &Shared, mut slot: [Option<Engine>; 2], results: &std::sync::mpsc::Sender<GameRecord>) {
+fn worker<G: Rules>(
+    shared: &Shared<G>,
+    mut slot: [Option<Engine>; 2],
+    results: &std::sync::mpsc::Sender<GameRecord>,
+) {
     loop {
         if shared.stop.load(Ordering::Relaxed) {
             return;
@@ -282,6 +316,7 @@ fn worker(shared: &Shared, mut slot: [Option<Engine>; 2], results: &std::sync::m
         let (white_engine, black_engine) = if white == 0 { (first, second) } else { (second, first) };
         let id = GameId { number: index + 1, pair: pair + 1, game_in_pair };
         let record = game::play(
+            shared.variant,
             Player { engine: white_engine, spec: &shared.specs[white], name: &shared.names[white] },
             Player { engine: black_engine, spec: &shared.specs[black], name: &shared.names[black] },
             opening,

@@ -3,6 +3,7 @@
 //!
 //! ```text
 //! [Event "steere match"]
+//! [Variant "impasse"]
 //! [Game "3"]
 //! [Round "2.1"]
 //! [White "deep"]
@@ -18,10 +19,12 @@
 //! 1-0
 //! ```
 //!
-//! - Tag lines `[Key "Value"]` (`\"` and `\\` escape a quote and a backslash). `Game` numbers
+//! - Tag lines `[Key "Value"]` (`\"` and `\\` escape a quote and a backslash). `Variant` names
+//!   the game (`steere variants`; a record without it is Impasse). `Game` numbers
 //!   the games of the match from 1; `Round` is `PAIR.N`: the opening pair and the game in it
 //!   (the second game has the colours swapped). `FEN` is the opening, `Plies` the number of
-//!   moves played, `Result` `1-0` (White won) or `0-1` (Black won): Impasse has no draws.
+//!   moves played, `Result` `1-0` (White, the first player, won) or `0-1` (Black won): none of
+//!   the games played so far has draws.
 //! - `Reason` is `CATEGORY: detail`, the category one of [`Category`]'s labels: `normal` (the
 //!   winner removed all his checkers), `illegal move`, `garbage` (a `bestmove` that is not a
 //!   move), `time forfeit`, `timeout` (no answer where no clock applies), `crash`. Apart from
@@ -34,7 +37,8 @@
 //!   opening. The result token ends the game; a blank line separates games.
 
 use super::timing::MoveTiming;
-use crate::impasse::{Color, Position};
+use crate::game::{Player, Rules, rules};
+use crate::variants::{self, Job, Variant};
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -101,6 +105,8 @@ pub struct PlayedMove {
 /// A finished game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRecord {
+    /// The variant's name.
+    pub variant: &'static str,
     /// The game's number in the match, from 1.
     pub number: u64,
     /// The opening pair, from 1.
@@ -119,23 +125,25 @@ pub struct GameRecord {
     pub fen: String,
     /// The moves played.
     pub moves: Vec<PlayedMove>,
-    /// Who won.
-    pub winner: Color,
+    /// The player who moved first from the opening.
+    pub first_to_move: Player,
+    /// Who won (`P1`: White).
+    pub winner: Player,
     /// How the game ended.
     pub category: Category,
     /// The detail of the ending.
     pub detail: String,
     /// The timing of every move made under a clock or a move time, by the side that made it,
     /// the move that lost on time included (not written to the record text).
-    pub timings: Vec<(Color, MoveTiming)>,
+    pub timings: Vec<(Player, MoveTiming)>,
 }
 
 impl GameRecord {
     /// `1-0` or `0-1`.
     pub fn result(&self) -> &'static str {
         match self.winner {
-            Color::White => "1-0",
-            Color::Black => "0-1",
+            Player::P1 => "1-0",
+            Player::P2 => "0-1",
         }
     }
 
@@ -144,6 +152,7 @@ impl GameRecord {
         let mut out = String::new();
         let tags = [
             ("Event", "steere match".to_string()),
+            ("Variant", self.variant.to_string()),
             ("Game", self.number.to_string()),
             ("Round", format!("{}.{}", self.pair, self.game_in_pair)),
             ("White", self.white.clone()),
@@ -159,7 +168,7 @@ impl GameRecord {
             let _ = writeln!(out, "[{key} \"{}\"]", value.replace('\\', "\\\\").replace('"', "\\\""));
         }
         out.push('\n');
-        let black_first = self.fen.trim_end().ends_with('b');
+        let black_first = self.first_to_move == Player::P2;
         let mut line = String::new();
         for (i, mv) in self.moves.iter().enumerate() {
             let ply = i + usize::from(black_first);
@@ -216,35 +225,68 @@ impl ParsedGame {
         self.tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
     }
 
-    /// Replays the game with the rules from its `FEN` tag and checks it against its `Result`
-    /// and `Reason`: a `normal` game must end with the recorded winner having won; any other
-    /// ending must leave a game in progress. Returns the final position.
-    pub fn replay(&self) -> Result<Position, String> {
-        let fen = self.tag("FEN").ok_or("no FEN tag")?;
-        let mut pos = Position::from_fen(fen).map_err(|e| format!("FEN: {e}"))?;
-        for (i, text) in self.moves.iter().enumerate() {
-            let mv = pos.parse_move(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+    /// Replays the game with the rules of its `Variant` (Impasse without one) from its `FEN`
+    /// tag and checks it against its `Result` and `Reason`: a `normal` game must end with the
+    /// recorded winner having won; any other ending must leave a game in progress. Returns the
+    /// final position.
+    pub fn replay(&self) -> Result<Replayed, String> {
+        let variant = self.tag("Variant").unwrap_or(variants::DEFAULT_VARIANT);
+        variants::dispatch(variant, ReplayJob(self))?
+    }
+}
+
+/// The end of a replayed game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replayed {
+    /// The final position.
+    pub fen: String,
+    /// The player to move in it.
+    pub to_move: Player,
+    /// The winner, when the rules have decided.
+    pub winner: Option<Player>,
+}
+
+/// [`ParsedGame::replay`] with the rules of the game's variant.
+struct ReplayJob<'a>(&'a ParsedGame);
+
+impl Job for ReplayJob<'_> {
+    type Output = Result<Replayed, String>;
+    fn run<G: Rules>(self, variant: Variant<G>) -> Result<Replayed, String> {
+        let game = self.0;
+        let fen = game.tag("FEN").ok_or("no FEN tag")?;
+        let mut pos = variant.parse_fen(fen).map_err(|e| format!("FEN: {e}"))?;
+        for (i, text) in game.moves.iter().enumerate() {
+            let mv = pos.parse_move_text(text).map_err(|e| format!("move {}: {e}", i + 1))?;
             pos = pos.make_move(mv);
         }
-        let winner = match self.result.as_str() {
-            "1-0" => Color::White,
-            "0-1" => Color::Black,
+        let winner = match game.result.as_str() {
+            "1-0" => Player::P1,
+            "0-1" => Player::P2,
             other => return Err(format!("result '{other}' is not 1-0 or 0-1")),
         };
-        if self.tag("Result") != Some(self.result.as_str()) {
-            return Err(format!("the Result tag disagrees with the result token {}", self.result));
+        if game.tag("Result") != Some(game.result.as_str()) {
+            return Err(format!("the Result tag disagrees with the result token {}", game.result));
         }
-        let reason = self.tag("Reason").ok_or("no Reason tag")?;
+        let reason = game.tag("Reason").ok_or("no Reason tag")?;
         let label = reason.split(':').next().unwrap_or("");
         let category = Category::from_label(label).ok_or_else(|| format!("unknown reason '{label}'"))?;
-        match (category, pos.winner()) {
-            (Category::Normal, Some(w)) if w == winner => Ok(pos),
+        let name = rules::player_name::<G>;
+        let decided = rules::winner(&pos);
+        match (category, decided) {
+            (Category::Normal, Some(w)) if w == winner => {}
             (Category::Normal, _) => {
-                Err(format!("a normal ending, but the final position {pos} is not won by {winner}"))
+                return Err(format!(
+                    "a normal ending, but the final position {} is not won by {}",
+                    pos.fen(),
+                    name(winner)
+                ));
             }
-            (_, None) => Ok(pos),
-            (_, Some(w)) => Err(format!("a {} ending, but {w} had already won", category.label())),
+            (_, None) => {}
+            (_, Some(w)) => {
+                return Err(format!("a {} ending, but {} had already won", category.label(), name(w)));
+            }
         }
+        Ok(Replayed { fen: pos.fen(), to_move: pos.to_move(), winner: decided })
     }
 }
 
@@ -335,7 +377,9 @@ mod tests {
             black: "b".to_string(),
             white_settings: "depth=1".to_string(),
             black_settings: "depth=1".to_string(),
+            variant: "impasse",
             fen: crate::impasse::START_FEN.to_string(),
+            first_to_move: Player::P1,
             moves: vec![
                 PlayedMove {
                     text: "d2e3".into(),
@@ -345,7 +389,7 @@ mod tests {
                 },
                 PlayedMove { text: "b2f6".into(), time: Duration::from_millis(2), depth: None, score: None },
             ],
-            winner: Color::Black,
+            winner: Player::P2,
             category: Category::IllegalMove,
             detail: "white sent 'a1a1'".to_string(),
             timings: Vec::new(),

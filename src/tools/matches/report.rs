@@ -9,7 +9,7 @@
 use super::record::{Category, GameRecord};
 use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict, elo_estimate, pair_index};
 use super::timing::Lateness;
-use crate::impasse::Color;
+use crate::game::Player;
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -48,7 +48,7 @@ impl Tally {
 
     /// Counts a finished game; returns true when it completes its pair.
     pub fn add(&mut self, record: &GameRecord) -> bool {
-        let engine1_color = if record.game_in_pair == 1 { Color::White } else { Color::Black };
+        let engine1_color = if record.game_in_pair == 1 { Player::P1 } else { Player::P2 };
         let winner = usize::from(record.winner != engine1_color);
         let loser = 1 - winner;
         let color_of = |engine: usize| if engine == 0 { engine1_color } else { engine1_color.opponent() };

@@ -181,6 +181,13 @@ impl EngineSpec {
         Ok(())
     }
 
+    /// Makes the engine play `variant`: `UCI_Variant` is sent first (changing the variant resets
+    /// an engine's game), replacing any `option.UCI_Variant` given.
+    pub fn set_variant(&mut self, variant: &str) {
+        self.options.retain(|(n, _)| !n.eq_ignore_ascii_case("UCI_Variant"));
+        self.options.insert(0, ("UCI_Variant".to_string(), variant.to_string()));
+    }
+
     /// The settings as one line, for records: `tc=10+0.1 option.Hash=16`.
     pub fn settings_text(&self) -> String {
         let mut text = self.control.to_string();

@@ -1,0 +1,180 @@
+//! The variant registry: the one list of the games `steere` plays, and the one place that
+//! turns a variant's name into code monomorphised for its rules.
+//!
+//! Tools and the protocol are written once, generically over [`Rules`]; a caller packs its work
+//! into a [`Job`] and [`dispatch`] runs it with the game type of the named variant. Adding a game
+//! is adding a line to [`VARIANTS`] and an arm to [`dispatch`]: nothing else names a game.
+
+use crate::game::Rules;
+use crate::{dipole, impasse};
+
+/// What the tools know about a variant besides its rules.
+#[derive(Debug)]
+pub struct VariantInfo {
+    /// The name of `--variant` and `UCI_Variant`: lower case, no spaces.
+    pub name: &'static str,
+    /// One line for `steere variants`.
+    pub summary: &'static str,
+    /// The rules document of the repository.
+    pub rules_doc: &'static str,
+    /// The bench positions (`positions/bench-NAME.fen`, compiled in): one position per line.
+    pub bench_fens: &'static str,
+    /// The default depth of `steere bench` (a few seconds in release on one core).
+    pub bench_depth: u32,
+    /// The opening book of `steere match` (`positions/openings-NAME.fen`, compiled in).
+    pub openings: &'static str,
+}
+
+/// The variant of the commands when none is named.
+pub const DEFAULT_VARIANT: &str = "impasse";
+
+/// Every variant, the default first.
+pub const VARIANTS: [VariantInfo; 3] = [
+    VariantInfo {
+        name: "impasse",
+        summary: "Impasse (Mark Steere, 2010): 8x8, singles and doubles race to get rid of their checkers",
+        rules_doc: "docs/rules/impasse.md",
+        bench_fens: include_str!("../positions/bench-impasse.fen"),
+        bench_depth: 14,
+        openings: include_str!("../positions/openings-impasse.fen"),
+    },
+    VariantInfo {
+        name: "dipole",
+        summary: "Dipole (Mark Steere, 2007): 8x8, one stack of 12 per side; move k checkers k squares, capture, exit",
+        rules_doc: "docs/rules/dipole.md",
+        bench_fens: include_str!("../positions/bench-dipole.fen"),
+        bench_depth: 12,
+        openings: include_str!("../positions/openings-dipole.fen"),
+    },
+    VariantInfo {
+        name: "dipole10",
+        summary: "Dipole on 10x10 with one stack of 20 per side",
+        rules_doc: "docs/rules/dipole.md",
+        bench_fens: include_str!("../positions/bench-dipole10.fen"),
+        bench_depth: 10,
+        openings: include_str!("../positions/openings-dipole10.fen"),
+    },
+];
+
+/// The names of every variant, the default first.
+pub fn names() -> Vec<&'static str> {
+    VARIANTS.iter().map(|v| v.name).collect()
+}
+
+/// The variant called `name` (ignoring case), or an error listing the known ones.
+pub fn find(name: &str) -> Result<&'static VariantInfo, String> {
+    VARIANTS
+        .iter()
+        .find(|v| v.name.eq_ignore_ascii_case(name.trim()))
+        .ok_or_else(|| format!("unknown variant '{}' (variants: {})", name.trim(), names().join(", ")))
+}
+
+/// A variant with its rules: the registry entry and the setup its game type needs.
+#[derive(Debug)]
+pub struct Variant<G: Rules> {
+    /// The registry entry.
+    pub info: &'static VariantInfo,
+    /// What the game type needs to play this variant (the board size of Dipole).
+    pub setup: G::Setup,
+}
+
+// Not derived: a derive would ask `G::Setup` nothing but `G` to be `Clone`, which it is anyway;
+// written out so that `Variant<G>` is `Copy` for every game.
+impl<G: Rules> Clone for Variant<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: Rules> Copy for Variant<G> {}
+
+impl<G: Rules> Variant<G> {
+    /// The variant's name.
+    pub fn name(&self) -> &'static str {
+        self.info.name
+    }
+
+    /// The start position.
+    pub fn start(&self) -> G {
+        G::start(self.setup)
+    }
+
+    /// The position written as `text`.
+    pub fn parse_fen(&self, text: &str) -> Result<G, String> {
+        G::parse_fen(self.setup, text)
+    }
+
+    /// The bench positions.
+    pub fn bench_positions(&self) -> Vec<G> {
+        self.positions(self.info.bench_fens).unwrap_or_else(|e| panic!("bench of {}: {e}", self.name()))
+    }
+
+    /// The positions of a file with one per line (anything after a `;` ignored), blank lines
+    /// and `#` comments skipped; errors name the line.
+    pub fn positions(&self, text: &str) -> Result<Vec<G>, String> {
+        let mut positions = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let fen = line.split(';').next().unwrap_or("").trim();
+            if !fen.is_empty() && !fen.starts_with('#') {
+                positions.push(self.parse_fen(fen).map_err(|e| format!("line {}: {e}", i + 1))?);
+            }
+        }
+        Ok(positions)
+    }
+}
+
+/// Work to be done with the rules of one variant, whichever it is: [`dispatch`] calls
+/// [`Job::run`] with the variant's game type.
+pub trait Job {
+    /// What the work returns.
+    type Output;
+    /// Does the work with the rules of `variant`.
+    fn run<G: Rules>(self, variant: Variant<G>) -> Self::Output;
+}
+
+/// Runs `job` with the rules of the variant called `name`, or says that there is none.
+pub fn dispatch<J: Job>(name: &str, job: J) -> Result<J::Output, String> {
+    let info = find(name)?;
+    Ok(match info.name {
+        "impasse" => job.run(Variant::<impasse::Position> { info, setup: () }),
+        "dipole" => job.run(Variant::<dipole::Position> { info, setup: dipole::Variant::Dipole }),
+        "dipole10" => job.run(Variant::<dipole::Position> { info, setup: dipole::Variant::Dipole10 }),
+        other => unreachable!("variant {other} is listed but not dispatched"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Checks that a variant's built-in files parse and that it round-trips its start position.
+    struct CheckFiles;
+
+    impl Job for CheckFiles {
+        type Output = (String, usize, usize);
+        fn run<G: Rules>(self, variant: Variant<G>) -> (String, usize, usize) {
+            let start = variant.start();
+            assert_eq!(variant.parse_fen(&start.fen()), Ok(start));
+            let bench = variant.bench_positions().len();
+            let openings = variant.positions(variant.info.openings).unwrap().len();
+            (variant.name().to_string(), bench, openings)
+        }
+    }
+
+    #[test]
+    fn every_listed_variant_dispatches_with_its_files() {
+        for info in &VARIANTS {
+            let (name, bench, openings) = dispatch(info.name, CheckFiles).unwrap();
+            assert_eq!(name, info.name);
+            assert!(bench >= 10 && openings >= 50, "{name}: {bench} bench positions, {openings} openings");
+        }
+        assert_eq!(VARIANTS[0].name, DEFAULT_VARIANT);
+    }
+
+    #[test]
+    fn names_are_found_ignoring_case_and_unknown_ones_explained() {
+        assert_eq!(find("Dipole10").unwrap().name, "dipole10");
+        let error = find("chess").unwrap_err();
+        assert_eq!(error, "unknown variant 'chess' (variants: impasse, dipole, dipole10)");
+    }
+}
