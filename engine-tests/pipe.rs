@@ -22,6 +22,8 @@ pub struct Engine {
     stdin: Option<ChildStdin>,
     lines: Receiver<(Instant, String)>,
     stderr: Arc<Mutex<Vec<u8>>>,
+    /// The thread collecting stderr: it ends when the engine has exited and its stderr is read.
+    stderr_reader: Option<std::thread::JoinHandle<()>>,
     /// Every line sent (`> ...`) and received (`< ...`), for failure messages.
     pub transcript: Vec<String>,
 }
@@ -71,7 +73,7 @@ impl Engine {
         let stderr = Arc::new(Mutex::new(Vec::new()));
         let mut child_stderr = child.stderr.take().unwrap();
         let sink = stderr.clone();
-        std::thread::spawn(move || {
+        let stderr_reader = std::thread::spawn(move || {
             let mut buffer = [0u8; 4096];
             while let Ok(n) = child_stderr.read(&mut buffer) {
                 if n == 0 {
@@ -81,7 +83,7 @@ impl Engine {
             }
         });
         let stdin = child.stdin.take();
-        Engine { child, stdin, lines, stderr, transcript: Vec::new() }
+        Engine { child, stdin, lines, stderr, stderr_reader: Some(stderr_reader), transcript: Vec::new() }
     }
 
     /// Sends one line (a newline is added).
@@ -196,11 +198,17 @@ impl Engine {
         }
     }
 
-    /// Waits for the process to end within `timeout`.
+    /// Waits for the process to end within `timeout`, and for its stderr to be collected (so
+    /// that [`Engine::stderr`] then holds everything it wrote, however loaded the machine).
     pub fn wait_exit(&mut self, timeout: Duration) -> ExitStatus {
         let deadline = Instant::now() + timeout;
         loop {
             if let Some(status) = self.child.try_wait().expect("try_wait") {
+                // The pipe's write end closed with the process (steere starts no children), so
+                // the reader reaches the end of its input and stops.
+                if let Some(reader) = self.stderr_reader.take() {
+                    let _ = reader.join();
+                }
                 return status;
             }
             if Instant::now() > deadline {
@@ -233,8 +241,6 @@ impl Engine {
 
     /// Checks a clean exit (status 0, nothing alarming on stderr).
     pub fn check_exit(&mut self, status: ExitStatus) {
-        // Give the stderr thread a moment to collect the last bytes.
-        std::thread::sleep(Duration::from_millis(20));
         let stderr = self.stderr();
         if !status.success() || stderr.contains("panicked") {
             self.fail(&format!("unclean exit: {status}; stderr: {stderr}"));

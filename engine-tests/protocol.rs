@@ -1,7 +1,8 @@
 //! The protocol conformance suite: starts the real `steere` binary and talks UCI/UGI to it over
 //! pipes (see `pipe.rs`).
 //!
-//! Covered: the handshake in both dialects, every option, every `go` form, `stop` and
+//! Covered: the handshake in both dialects, every option, every `go` form, `UCI_Variant` and
+//! whole games of Dipole (`protocol/variants.rs`), `stop` and
 //! `ponderhit` timing, a whole game through `position ... moves` with every `query` checked at
 //! every ply, a scripted GUI session and a UGI runner's sequence, the terminal extensions, and
 //! hostile input (unknown commands, malformed FEN, illegal moves, bad option values, empty and
@@ -15,10 +16,14 @@
 //! a loaded machine is retried, never loosened.
 
 mod common;
+mod dipole_reference;
 /// The hostile-input half of the suite.
 #[path = "protocol/hostile.rs"]
 mod hostile;
 mod pipe;
+/// Every variant over the protocol, Dipole checked against its reference.
+#[path = "protocol/variants.rs"]
+mod variants;
 
 use common::Rng;
 use pipe::Engine;

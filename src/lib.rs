@@ -1,13 +1,17 @@
-//! `steere`: an engine for Mark Steere's Impasse.
+//! `steere`: an engine for a family of abstract games (Impasse, Dipole; HexDame and Can't Stop
+//! to come).
 //!
 //! The crate is built as separate rooms through which data flows one way:
-//! - [`impasse`]: the rules (position, moves, notation, hashing), depending on nothing else;
-//! - [`dipole`]: the rules of Dipole, the second game, likewise on its own (not yet reachable
-//!   from the tools and the protocol: the variant layer that will make it so is in progress);
-//! - [`game`]: the `Game` trait, all the search knows about a game, implemented by Impasse;
+//! - [`impasse`], [`dipole`]: the rules of each game (position, moves, notation, hashing,
+//!   evaluation), each depending on nothing else and on no other game;
+//! - [`game`]: the `Game` trait, all the search knows about a game, and the `Rules` trait, what
+//!   the tools and the protocol need besides, with each game's adapter;
+//! - [`variants`]: the registry, the one list of games and the one place that turns a variant's
+//!   name into code for its rules;
 //! - [`search`]: parallel iterative-deepening alpha-beta over any `Game`;
-//! - [`tools`]: command-line jobs such as perft and bench, built on the rules and the search.
-//! - [`protocol`]: the UCI/UGI text protocol and the CodinGame adapter, text in and text out.
+//! - [`tools`]: command-line jobs such as perft, bench, solve and match, written once over
+//!   `Rules`;
+//! - [`protocol`]: the UCI/UGI text protocol (any variant) and the CodinGame adapter (Impasse).
 
 pub mod dipole;
 pub mod game;

@@ -31,7 +31,7 @@ pub fn legal_moves(pos: &Position) -> MoveList {
     if pos.is_game_over() {
         return list;
     }
-    for_each_move(pos, |mv| list.push(mv));
+    for_each_move(pos, pos.side_to_move(), |mv| list.push(mv));
     if list.is_empty() {
         list.push(Move::PASS);
     }
@@ -44,16 +44,24 @@ pub fn count_moves(pos: &Position) -> u64 {
         return 0;
     }
     let mut count = 0u64;
-    for_each_move(pos, |_| count += 1);
+    for_each_move(pos, pos.side_to_move(), |_| count += 1);
     count.max(1)
 }
 
-/// Calls `emit` with every move of the side to move except the pass.
+/// The number of moves `color` would have in `pos` if it were his turn, the pass left out: his
+/// mobility, for the evaluation.
+pub fn mobility(pos: &Position, color: Color) -> u32 {
+    let mut count = 0;
+    for_each_move(pos, color, |_| count += 1);
+    count
+}
+
+/// Calls `emit` with every move of `us` (the side to move, but for the evaluation's mobility)
+/// except the pass.
 #[inline]
-fn for_each_move(pos: &Position, mut emit: impl FnMut(Move)) {
+fn for_each_move(pos: &Position, us: Color, mut emit: impl FnMut(Move)) {
     let variant = pos.variant();
     let size = variant.size() as i32;
-    let us = pos.side_to_move();
     let forward = us.forward();
     let mut own = pos.stacks(us);
     while own != 0 {

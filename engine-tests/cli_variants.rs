@@ -1,0 +1,189 @@
+//! End-to-end tests of `--variant` on the command line: every command on Dipole and
+//! `dipole10`, with the expected values taken from the rules document's perft table and from
+//! the independent Dipole reference generator (engine-tests/dipole_reference), and clear
+//! errors for unknown variants.
+
+mod dipole_reference;
+
+use dipole_reference::{self as reference, Variant};
+use std::process::{Command, Output};
+
+fn steere(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_steere")).args(args).output().expect("the steere binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    assert!(output.status.success(), "failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+/// The node count of a `nodes N time MS nps X` line.
+fn summary_nodes(text: &str) -> u64 {
+    let last = text.lines().last().expect("a summary line");
+    let words: Vec<&str> = last.split(' ').collect();
+    assert_eq!((words.len(), words[0], words[2], words[4]), (6, "nodes", "time", "nps"), "{last}");
+    words[1].parse().expect("a node count")
+}
+
+/// A scratch directory for files of one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("steere-cli-variants-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn variants_lists_every_game_with_its_rules() {
+    let text = stdout(&steere(&["variants"]));
+    let names: Vec<&str> = text.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
+    assert_eq!(names, ["impasse", "dipole", "dipole10"]);
+    for line in text.lines() {
+        let doc = line.rsplit("(rules: ").next().unwrap().trim_end_matches(')');
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(doc);
+        assert!(path.exists(), "{line}: {doc} exists");
+    }
+}
+
+#[test]
+fn perft_and_divide_give_the_rules_counts() {
+    // The perft table of docs/rules/dipole.md.
+    for (variant, depth, nodes) in [("dipole", "4", 81_107), ("dipole10", "3", 18_120)] {
+        for threads in ["1", "2"] {
+            let out =
+                stdout(&steere(&["perft", "--variant", variant, "--depth", depth, "--threads", threads]));
+            assert_eq!(summary_nodes(&out), nodes, "{variant}");
+        }
+        let out = stdout(&steere(&["divide", "--variant", variant, "--depth", depth]));
+        let rows: Vec<&str> = out.lines().collect();
+        let sum: u64 =
+            rows[..rows.len() - 1].iter().map(|r| r.split(' ').nth(1).unwrap().parse::<u64>().unwrap()).sum();
+        assert_eq!((sum, summary_nodes(&out)), (nodes, nodes), "{variant}");
+    }
+}
+
+#[test]
+fn moves_agree_with_the_reference() {
+    let fen = "8/8/8/8/1,b2,1,w2,4/8/3,b3,1,b1,2/8 w";
+    for (variant, fen) in [(Variant::Dipole, None), (Variant::Dipole, Some(fen)), (Variant::Dipole10, None)] {
+        let mut args = vec!["moves", "--variant", variant.name()];
+        args.extend(fen.iter().flat_map(|f| ["--fen", f]));
+        let out = stdout(&steere(&args));
+        let expected = reference::legal_moves(variant, fen.unwrap_or(variant.start_fen())).unwrap();
+        let expected: Vec<String> = expected.iter().map(|(mv, after)| format!("{mv} {after}")).collect();
+        assert_eq!(out.lines().collect::<Vec<_>>(), expected, "{} {fen:?}", variant.name());
+    }
+}
+
+#[test]
+fn analyse_and_bench_search_the_variant() {
+    // Capturing Black's last single wins at once (example 6 of docs/rules/dipole.md).
+    let fen = "8/8/8/8/3,b1,4/2,w1,5/8/8 w";
+    let out = stdout(&steere(&["analyse", "--variant", "dipole", "--fen", fen, "--depth", "3"]));
+    assert!(out.lines().any(|l| l.contains(" score win 1 ")), "{out}");
+    assert_eq!(out.lines().last().unwrap(), "bestmove c3d4");
+    let out = stdout(&steere(&["analyse", "--variant", "dipole10", "--depth", "4"]));
+    let best = out.lines().last().unwrap().split(' ').nth(1).unwrap().to_string();
+    assert!(reference::play(Variant::Dipole10, Variant::Dipole10.start_fen(), &best).is_ok(), "{out}");
+    let out = stdout(&steere(&["bench", "--variant", "dipole", "--depth", "3"]));
+    assert!(out.lines().next().unwrap().starts_with("position 1/41 "), "{out}");
+    assert!(out.contains(&format!("fen {}", Variant::Dipole.start_fen())));
+    assert!(summary_nodes(&out) > 0);
+}
+
+#[test]
+fn solve_reads_the_variant_from_headers_and_operations() {
+    let dir = scratch("solve");
+    let file = dir.join("mixed.epd");
+    // Impasse first (the default), then Dipole by header and by operation: the capture of the
+    // last enemy single wins in one move; a lone White single on its last rank must exit and
+    // lose (docs/rules/dipole.md: a player without checkers loses at once).
+    std::fs::write(
+        &file,
+        "8/8/5b2/8/8/8/3w4/B7 w win 3; id \"impasse\"\n\
+         # variant: dipole\n\
+         8/8/8/8/3,b1,4/2,w1,5/8/8 w bm c3d4; win 1; id \"capture\"\n\
+         1,w1,6/8/8/8/8/8/8/b1,7 w loss 1; id \"forced exit\"\n\
+         5,b20,4/10/10/10/10/10/10/10/10/4,w20,5 w variant dipole10; id \"start10\"\n",
+    )
+    .unwrap();
+    let out = stdout(&steere(&["solve", file.to_str().unwrap(), "--depth", "6"]));
+    for id in ["impasse", "capture", "forced exit", "start10"] {
+        assert!(out.contains(&format!("id \"{id}\" pass ")), "{id}: {out}");
+    }
+    assert!(out.contains("solved 4/4 malformed 0"), "{out}");
+    // --variant sets the game of the lines before any header: Impasse's line is then malformed.
+    let output = steere(&["solve", file.to_str().unwrap(), "--depth", "6", "--variant", "dipole"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stdout).contains("solved 3/3 malformed 1"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn book_and_match_play_the_variant() {
+    let dir = scratch("match");
+    let book = dir.join("book.fen");
+    let args =
+        ["book", "--variant", "dipole", "--plies", "3", "--count", "4", "--depth", "3", "--max-score", "300"];
+    let mut with_out = args.to_vec();
+    with_out.extend(["--out", book.to_str().unwrap()]);
+    assert!(steere(&with_out).status.success());
+    let text = std::fs::read_to_string(&book).unwrap();
+    assert!(text.contains("# Generated by: steere book --variant dipole --plies 3 --count 4"), "{text}");
+    let exe = env!("CARGO_BIN_EXE_steere");
+    let record = dir.join("games.pgn");
+    let out = stdout(&steere(&[
+        "match",
+        "--variant",
+        "dipole",
+        "--engine1",
+        exe,
+        "name=d3",
+        "depth=3",
+        "--engine2",
+        exe,
+        "name=d1",
+        "depth=1",
+        "--openings",
+        book.to_str().unwrap(),
+        "--games",
+        "4",
+        "--pgn",
+        record.to_str().unwrap(),
+    ]));
+    assert!(out.contains("Match d3 vs d1: 4 games"), "{out}");
+    let games = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(games.matches("[Variant \"dipole\"]").count(), 4, "{games}");
+    assert_eq!(games.matches("option.UCI_Variant=dipole").count(), 8, "both engines were told the game");
+    // Every game replays under the reference rules from its recorded FEN.
+    for game in steere::tools::matches::record::parse_records(&games).unwrap() {
+        let mut fen = game.tag("FEN").unwrap().to_string();
+        for mv in &game.moves {
+            fen = reference::play(Variant::Dipole, &fen, mv).unwrap();
+        }
+        assert!(reference::Position::from_fen(Variant::Dipole, &fen).unwrap().is_finished(), "{fen}");
+        assert!(game.replay().unwrap().winner.is_some());
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unknown_variants_and_wrong_notations_are_clear_errors() {
+    for args in [
+        &["perft", "--variant", "chess", "--depth", "1"][..],
+        &["moves", "--variant", "dipole", "--fen", "8/8/8/8/8/8/8/1w6 w"],
+        &["book", "--variant", "go"],
+        &["match", "--variant", "go", "--engine1", "x", "--engine2", "y"],
+        &["codingame", "--variant", "dipole"],
+    ] {
+        let output = steere(args);
+        assert!(!output.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("error"), "{args:?}: {stderr}");
+    }
+    let output = steere(&["perft", "--variant", "chess", "--depth", "1"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        stderr.trim(),
+        "steere: error: --variant: unknown variant 'chess' (variants: impasse, dipole, dipole10)"
+    );
+}
