@@ -48,16 +48,7 @@ pub fn count_moves(pos: &Position) -> u64 {
     count.max(1)
 }
 
-/// The number of moves `color` would have in `pos` if it were his turn, the pass left out: his
-/// mobility, for the evaluation.
-pub fn mobility(pos: &Position, color: Color) -> u32 {
-    let mut count = 0;
-    for_each_move(pos, color, |_| count += 1);
-    count
-}
-
-/// Calls `emit` with every move of `us` (the side to move, but for the evaluation's mobility)
-/// except the pass.
+/// Calls `emit` with every move of `us`, the side to move, except the pass.
 #[inline]
 fn for_each_move(pos: &Position, us: Color, mut emit: impl FnMut(Move)) {
     let variant = pos.variant();
