@@ -115,6 +115,58 @@ pub const DIRECTIONS: [(i32, i32); 8] =
 /// The number of forward directions at the start of [`DIRECTIONS`].
 pub const FORWARD_DIRECTIONS: usize = 3;
 
+/// For each direction of [`DIRECTIONS`], the index of the same direction seen from Black
+/// (rank step negated): Black's forward directions are `MIRRORED[0..3]`.
+pub const MIRRORED: [usize; 8] = [5, 6, 7, 3, 4, 0, 1, 2];
+
+/// The lines from every square: for each square and direction of [`DIRECTIONS`], the dark
+/// squares a move can land on (k squares away for k = 1, 2, ... while on the board; only even k
+/// orthogonally, since odd k land on light squares) as a set, and how many they are.
+pub struct Rays {
+    /// The landing squares of each square and direction.
+    pub squares: [[u64; 8]; MAX_SQUARES],
+    /// Their number: the largest k that stays on the board, halved for orthogonal lines.
+    pub count: [[u8; 8]; MAX_SQUARES],
+}
+
+impl Rays {
+    /// The rays of `variant`, computed at compile time.
+    const fn of(variant: Variant) -> Rays {
+        let mut rays = Rays { squares: [[0; 8]; MAX_SQUARES], count: [[0; 8]; MAX_SQUARES] };
+        let mut square = 0;
+        while square < variant.squares() {
+            let (file, rank) = variant.coordinates(square as Square);
+            let mut direction = 0;
+            while direction < 8 {
+                let (df, dr) = DIRECTIONS[direction];
+                let mut k = 1;
+                while variant.on_board(file + df * k, rank + dr * k) {
+                    if let Some(target) = variant.square(file + df * k, rank + dr * k) {
+                        rays.squares[square][direction] |= 1 << target;
+                        rays.count[square][direction] += 1;
+                    }
+                    k += 1;
+                }
+                direction += 1;
+            }
+            square += 1;
+        }
+        rays
+    }
+
+    /// The rays of `variant`.
+    #[inline(always)]
+    pub fn get(variant: Variant) -> &'static Rays {
+        match variant {
+            Variant::Dipole => &RAYS_8,
+            Variant::Dipole10 => &RAYS_10,
+        }
+    }
+}
+
+static RAYS_8: Rays = Rays::of(Variant::Dipole);
+static RAYS_10: Rays = Rays::of(Variant::Dipole10);
+
 /// The name of the square at `(file, rank)`: its file letter and rank number, `e1`, `f10`.
 pub fn coordinate_name(file: i32, rank: i32) -> String {
     format!("{}{}", (b'a' + file as u8) as char, rank + 1)
@@ -146,5 +198,31 @@ mod tests {
         assert_eq!(Variant::Dipole.square(4, 0), Some(2));
         assert_eq!(Variant::Dipole.square(7, 7), Some(31));
         assert_eq!(coordinate_name(5, 9), "f10");
+    }
+
+    #[test]
+    fn rays_hold_the_landing_squares() {
+        let rays = Rays::get(Variant::Dipole);
+        let e1 = Variant::Dipole.square(4, 0).unwrap();
+        let names = |set: u64| {
+            let mut names: Vec<String> = (0..32u8)
+                .filter(|sq| set >> sq & 1 == 1)
+                .map(|sq| {
+                    let (f, r) = Variant::Dipole.coordinates(sq);
+                    coordinate_name(f, r)
+                })
+                .collect();
+            names.sort();
+            names
+        };
+        // Up-left to a5, straight up at even distances, nothing downwards.
+        assert_eq!(names(rays.squares[e1 as usize][0]), ["a5", "b4", "c3", "d2"]);
+        assert_eq!(names(rays.squares[e1 as usize][1]), ["e3", "e5", "e7"]);
+        assert_eq!(rays.count[e1 as usize][1], 3);
+        assert_eq!(rays.squares[e1 as usize][6], 0);
+        for (direction, &mirror) in MIRRORED.iter().enumerate() {
+            let (df, dr) = DIRECTIONS[direction];
+            assert_eq!(DIRECTIONS[mirror], (df, -dr));
+        }
     }
 }
