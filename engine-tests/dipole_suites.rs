@@ -11,13 +11,16 @@
 //!   generator (engine-tests/dipole_reference) along best lines of a sample of the file;
 //! - on the smallest positions of the file, a plain recursive minimax over the reference
 //!   generator finds the solver's values (independent of both its table and the engine's rules);
-//! - the solver gives up cleanly over its budget.
+//! - the solver gives up cleanly over its budget;
+//! - `steere solve` proves every line of the file with its exact value, playing one of the
+//!   fastest (or longest-resisting) moves, and fails a line whose distance is off by one.
 //!
 //! Ignored (slow): every line against the solver, and the generator, which checks that the file
 //! is reproduced, or rewrites it with `STEERE_REGENERATE=1`:
 //! `STEERE_REGENERATE=1 cargo test --test dipole_suites -- --ignored regenerate_dipole_endgames`.
 //!
-//! The file is parsed here by a small local reader: `steere::tools::epd` knows Impasse only.
+//! The file is parsed here by a small local reader, independent of `steere::tools::epd`, which
+//! `steere solve` uses.
 
 mod common;
 #[path = "dipole_reference/mod.rs"]
@@ -459,4 +462,51 @@ fn reproduce_or_write(name: &str, text: String) {
     }
     let current = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert!(current == text, "{name} is not reproduced; rewrite it with {REGENERATE}=1 if that is intended");
+}
+
+/// Runs the real binary.
+fn steere(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_steere"))
+        .args(args)
+        .output()
+        .expect("the steere binary runs")
+}
+
+#[test]
+fn steere_solve_proves_every_dipole_endgame_exactly() {
+    let entries = read_suite();
+    let path = project_file("positions/endgames-dipole.epd");
+    let output = steere(&["solve", path.to_str().unwrap(), "--jobs", "2", "--hash", "8"]);
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let results: Vec<&str> = stdout.lines().collect();
+    assert_eq!(results.len(), entries.len() + 1, "{stdout}");
+    for (entry, line) in entries.iter().zip(&results) {
+        // id "dp-eg-001" pass move M score win N depth D nodes N time MS proof N
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(words[1], format!("\"{}\"", entry.id), "in file order: {line}");
+        assert_eq!((words[2], words[5]), ("pass", "score"), "{line}");
+        let (wins, n) = entry.value;
+        assert_eq!(
+            format!("{} {}", words[6], words[7]),
+            format!("{} {n}", if wins { "win" } else { "loss" })
+        );
+        assert!(line.contains(" proof ") && !line.contains("proof none"), "{line}");
+        if !entry.c1.is_empty() {
+            assert!(entry.c1.iter().any(|m| m == words[4]), "{line}: not among the fastest {:?}", entry.c1);
+        }
+    }
+    let summary = results.last().unwrap();
+    assert!(summary.starts_with(&format!("solved {0}/{0} malformed 0 ", entries.len())), "{summary}");
+
+    // A distance off by one fails (the search proves the exact one).
+    let text = std::fs::read_to_string(&path).unwrap();
+    let line = text.lines().find(|l| l.contains("win 3;")).expect("a win in 3");
+    let wrong = std::env::temp_dir().join(format!("steere-dipole-wrong-{}.epd", std::process::id()));
+    std::fs::write(&wrong, format!("# variant: dipole\n{}\n", line.replace("win 3;", "win 4;"))).unwrap();
+    let output = steere(&["solve", wrong.to_str().unwrap()]);
+    let _ = std::fs::remove_file(&wrong);
+    let stdout = String::from_utf8_lossy(&output.stdout).to_string();
+    assert!(!output.status.success(), "{stdout}");
+    assert!(stdout.contains(" fail ") && stdout.contains("win 4 expected"), "{stdout}");
 }

@@ -60,8 +60,8 @@ pub fn count_moves(pos: &Position) -> u64 {
         let ahead = if us == Color::White { size - 1 - rank } else { rank };
         let smallest_exit = 1 + file.min(size - 1 - file).min(ahead) as u32;
         count += u64::from((height + 1).saturating_sub(smallest_exit));
-        for index in 0..DIRECTIONS.len() {
-            let direction = if us == Color::White { index } else { MIRRORED[index] };
+        for (index, &mirrored) in MIRRORED.iter().enumerate() {
+            let direction = if us == Color::White { index } else { mirrored };
             let (df, dr) = DIRECTIONS[direction];
             let orthogonal = df == 0 || dr == 0;
             let reach = if orthogonal { height / 2 } else { height };
