@@ -19,7 +19,9 @@ use steere::variants::{self, Job, Variant};
     version,
     about,
     long_about = None,
-    after_help = "With no command, steere speaks the UCI/UGI text protocol on stdin/stdout (docs/protocol.md)."
+    after_help = "Every command but codingame takes --variant NAME (default impasse; `steere variants` lists the games).\n\
+                  With no command, steere speaks the UCI/UGI text protocol on stdin/stdout (docs/protocol.md);\n\
+                  there `setoption name UCI_Variant value NAME` chooses the game."
 )]
 struct Cli {
     /// With no subcommand, steere speaks the UCI/UGI text protocol on stdin and stdout (see
