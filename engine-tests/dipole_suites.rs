@@ -29,7 +29,7 @@ mod dipole_solver;
 #[path = "dipole_solver/generate.rs"]
 mod generate;
 
-use common::project_file;
+use common::{project_file, reproduce_or_write};
 use dipole_solver::{Analysis, Exact, Solver};
 use std::collections::{BTreeSet, HashMap};
 use steere::dipole::{Color, Move, Position, Variant};
@@ -446,22 +446,6 @@ fn thousands(n: usize) -> String {
         out.push(digit);
     }
     out
-}
-
-/// The environment variable that lets the generator rewrite its file.
-const REGENERATE: &str = "STEERE_REGENERATE";
-
-/// Writes `text` to the project file `name` when [`REGENERATE`] is set; otherwise checks that
-/// the file holds exactly `text`, so that `cargo test -- --ignored` checks that the suite is
-/// reproducible and never rewrites it by surprise.
-fn reproduce_or_write(name: &str, text: String) {
-    let path = project_file(name);
-    if std::env::var_os(REGENERATE).is_some() {
-        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        return;
-    }
-    let current = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert!(current == text, "{name} is not reproduced; rewrite it with {REGENERATE}=1 if that is intended");
 }
 
 /// Runs the real binary.

@@ -19,7 +19,7 @@ mod common;
 mod generate;
 mod solver;
 
-use common::project_file;
+use common::{project_file, reproduce_or_write};
 use solver::{Exact, Solver};
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -330,22 +330,6 @@ fn regenerate_tactics() {
         margin = generate::TACTICS_MARGIN
     );
     reproduce_or_write("positions/tactics.epd", header + &generate::tactics(&mut |line| println!("{line}")));
-}
-
-/// The environment variable that lets the generators rewrite their files.
-const REGENERATE: &str = "STEERE_REGENERATE";
-
-/// Writes `text` to the project file `name` when [`REGENERATE`] is set; otherwise checks that
-/// the file holds exactly `text`, so that `cargo test -- --ignored` checks that the suites are
-/// reproducible and never rewrites them by surprise.
-fn reproduce_or_write(name: &str, text: String) {
-    let path = project_file(name);
-    if std::env::var_os(REGENERATE).is_some() {
-        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        return;
-    }
-    let current = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    assert!(current == text, "{name} is not reproduced; rewrite it with {REGENERATE}=1 if that is intended");
 }
 
 /// The start position is far from any proven result: a sanity check that the solver's budget

@@ -5,6 +5,8 @@
 //! warnings are silenced here rather than in every target.
 #![allow(dead_code)]
 
+pub mod exact;
+
 use steere::impasse::Position;
 
 /// The seeded generator of the tools (SplitMix64), enough to pick random moves reproducibly.
@@ -80,4 +82,20 @@ pub fn perft_suite() -> Vec<PerftEntry> {
             PerftEntry { fen, counts }
         })
         .collect()
+}
+
+/// The environment variable that lets the suite generators rewrite their files.
+pub const REGENERATE: &str = "STEERE_REGENERATE";
+
+/// Writes `text` to the project file `name` when [`REGENERATE`] is set; otherwise checks that
+/// the file holds exactly `text`, so that `cargo test -- --ignored` checks that a suite is
+/// reproducible and never rewrites it by surprise.
+pub fn reproduce_or_write(name: &str, text: String) {
+    let path = project_file(name);
+    if std::env::var_os(REGENERATE).is_some() {
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        return;
+    }
+    let current = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    assert!(current == text, "{name} is not reproduced; rewrite it with {REGENERATE}=1 if that is intended");
 }

@@ -74,18 +74,12 @@ fn placement(rng: &mut Rng) -> Position {
         let mut board: [Option<(Color, u32)>; 32] = [None; 32];
         for color in [Color::White, Color::Black] {
             for _ in 0..1 + rng.below(MAX_STACKS) {
-                let square = rng.below(32);
-                let height = 1 + rng.below(MAX_HEIGHT as usize) as u32;
-                if board[square].is_some() {
+                if !put_random_stack(&mut board, rng, color, MAX_HEIGHT) {
                     continue 'draw;
                 }
-                board[square] = Some((color, height));
             }
         }
-        let side = [Color::White, Color::Black][rng.below(2)];
-        let fen = board_fen(&board, side);
-        let pos = Position::from_fen(Variant::Dipole, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        if few_checkers(&pos) {
+        if let Some(pos) = finish_placement(&board, rng) {
             return pos;
         }
     }
@@ -115,22 +109,40 @@ fn blocked_placement(rng: &mut Rng) -> Position {
             board[front * 4 + side_file / 2] = Some((them, height));
         }
         for (color, tallest) in [(us, MAX_HEIGHT), (them, 1)] {
-            if rng.below(2) == 0 {
-                let square = rng.below(32);
-                let height = 1 + rng.below(tallest as usize) as u32;
-                if board[square].is_some() {
-                    continue 'draw;
-                }
-                board[square] = Some((color, height));
+            if rng.below(2) == 0 && !put_random_stack(&mut board, rng, color, tallest) {
+                continue 'draw;
             }
         }
-        let side = [Color::White, Color::Black][rng.below(2)];
-        let fen = board_fen(&board, side);
-        let pos = Position::from_fen(Variant::Dipole, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        if few_checkers(&pos) {
+        if let Some(pos) = finish_placement(&board, rng) {
             return pos;
         }
     }
+}
+
+/// Puts a stack of `color` with a random height from 1 to `tallest` on a random dark square;
+/// false (and nothing put) when the square is taken, for the caller to draw again.
+fn put_random_stack(
+    board: &mut [Option<(Color, u32)>; 32],
+    rng: &mut Rng,
+    color: Color,
+    tallest: u32,
+) -> bool {
+    let square = rng.below(32);
+    let height = 1 + rng.below(tallest as usize) as u32;
+    if board[square].is_some() {
+        return false;
+    }
+    board[square] = Some((color, height));
+    true
+}
+
+/// The position of a placement with a random side to move, if it has few enough checkers
+/// ([`few_checkers`]).
+fn finish_placement(board: &[Option<(Color, u32)>; 32], rng: &mut Rng) -> Option<Position> {
+    let side = [Color::White, Color::Black][rng.below(2)];
+    let fen = board_fen(board, side);
+    let pos = Position::from_fen(Variant::Dipole, &fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    few_checkers(&pos).then_some(pos)
 }
 
 /// The canonical FEN of a board given as the 32 dark squares in the engine's order (a1, c1,

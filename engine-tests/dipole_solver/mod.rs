@@ -38,71 +38,13 @@
 use rustc_hash::FxHashMap;
 use steere::dipole::{Color, Move, MoveKind, MoveList, Position, Variant};
 
-/// The exact value of a position for the side to move, in plies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Exact {
-    /// The side to move wins in this many plies with best play (0: the game is over and the
-    /// opponent has no checkers).
-    Win(u32),
-    /// The side to move loses in this many plies with best play (0: the game is over and the
-    /// side to move has no checkers).
-    Loss(u32),
-}
+pub use crate::common::exact::Exact;
 
-impl Exact {
-    /// The value of a finished position: whoever still has checkers has won.
-    pub fn finished(pos: &Position) -> Option<Exact> {
-        let winner = pos.winner()?;
-        Some(if winner == pos.side_to_move() { Exact::Win(0) } else { Exact::Loss(0) })
-    }
-
-    /// The value in the side to move's own moves, as written in EPD (the UCI `mate` count):
-    /// `win N` / `loss N` with N = ceil(plies / 2). A loss in 1 ply (the loser must move his
-    /// own last checkers off) and a loss in 2 plies are both `loss 1`: the side to move makes
-    /// one more move either way.
-    pub fn epd(self) -> String {
-        match self {
-            Exact::Win(p) => format!("win {}", p.div_ceil(2)),
-            Exact::Loss(p) => format!("loss {}", p.div_ceil(2)),
-        }
-    }
-
-    /// Whether the side to move wins, and the distance in own moves (the N of [`Exact::epd`]).
-    pub fn own_moves(self) -> (bool, u32) {
-        match self {
-            Exact::Win(p) => (true, p.div_ceil(2)),
-            Exact::Loss(p) => (false, p.div_ceil(2)),
-        }
-    }
-
-    /// The distance in plies.
-    pub fn plies(self) -> u32 {
-        match self {
-            Exact::Win(p) | Exact::Loss(p) => p,
-        }
-    }
-
-    /// The value, for the player who moved, of the position before a move that led to `self`
-    /// (one ply further, seen from the other side).
-    pub fn parent(self) -> Exact {
-        match self {
-            Exact::Win(p) => Exact::Loss(p + 1),
-            Exact::Loss(p) => Exact::Win(p + 1),
-        }
-    }
-
-    /// Packs the value into 32 bits for the table: the plies and a win bit.
-    fn pack(self) -> u32 {
-        match self {
-            Exact::Win(p) => p << 1 | 1,
-            Exact::Loss(p) => p << 1,
-        }
-    }
-
-    /// The inverse of [`Exact::pack`].
-    fn unpack(bits: u32) -> Exact {
-        if bits & 1 == 1 { Exact::Win(bits >> 1) } else { Exact::Loss(bits >> 1) }
-    }
+/// The value of a finished position: whoever still has checkers has won (a win in 0 plies
+/// when the opponent has just moved his own last checkers off).
+pub fn finished_value(pos: &Position) -> Option<Exact> {
+    let winner = pos.winner()?;
+    Some(if winner == pos.side_to_move() { Exact::Win(0) } else { Exact::Loss(0) })
 }
 
 /// A position's value and its best moves.
@@ -237,7 +179,7 @@ impl Solver {
 
     /// The stored or immediate value of `pos`, if known.
     fn lookup(&self, pos: &Position) -> Option<Exact> {
-        if let Some(value) = Exact::finished(pos) {
+        if let Some(value) = finished_value(pos) {
             return Some(value);
         }
         let (side, key) = Solver::key(pos)?;

@@ -74,51 +74,7 @@ pub fn solve_upto(pos: &Position, max_depth: u32) -> Value {
     (0..=max_depth).map(|d| solve(pos, d)).find(|v| *v != Value::Unknown).unwrap_or(Value::Unknown)
 }
 
-/// The exact value of a position, in plies.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Exact {
-    /// The side to move wins in this many plies with best play (odd, at least 1).
-    Win(u32),
-    /// The side to move loses in this many plies with best play (even; 0: the game is over).
-    Loss(u32),
-}
-
-impl Exact {
-    /// The value in the side to move's own moves, as written in EPD: `win N` / `loss N`.
-    pub fn epd(self) -> String {
-        match self {
-            Exact::Win(p) => format!("win {}", p.div_ceil(2)),
-            Exact::Loss(p) => format!("loss {}", p / 2),
-        }
-    }
-
-    /// The distance in plies.
-    pub fn plies(self) -> u32 {
-        match self {
-            Exact::Win(p) | Exact::Loss(p) => p,
-        }
-    }
-
-    /// The value of the position before a move that led to `self` (one ply further).
-    fn parent(self) -> Exact {
-        match self {
-            Exact::Win(p) => Exact::Loss(p + 1),
-            Exact::Loss(p) => Exact::Win(p + 1),
-        }
-    }
-
-    /// Packs the value into 32 bits for the table: the plies and a win bit.
-    fn pack(self) -> u32 {
-        match self {
-            Exact::Win(p) => p << 1 | 1,
-            Exact::Loss(p) => p << 1,
-        }
-    }
-
-    fn unpack(bits: u32) -> Exact {
-        if bits & 1 == 1 { Exact::Win(bits >> 1) } else { Exact::Loss(bits >> 1) }
-    }
-}
+pub use crate::common::exact::Exact;
 
 /// A position's value and its best moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
