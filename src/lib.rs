@@ -11,10 +11,12 @@
 //! - [`search`]: parallel iterative-deepening alpha-beta over any `Game`;
 //! - [`tools`]: command-line jobs such as perft, bench, solve and match, written once over
 //!   `Rules`;
-//! - [`protocol`]: the UCI/UGI text protocol (any variant) and the CodinGame adapter (Impasse).
+//! - [`protocol`]: the UCI/UGI text protocol (any variant) and the CodinGame adapter (Impasse);
+//! - [`gui`]: `steere gui`, a local web page that plays engines over that protocol.
 
 pub mod dipole;
 pub mod game;
+pub mod gui;
 pub mod impasse;
 pub mod protocol;
 pub mod search;

@@ -169,6 +169,13 @@ enum Command {
     /// after a header holding the exact command. Same arguments, same book.
     /// Example: steere book --plies 6 --count 200 --seed 1 --depth 8 --max-score 50 --out positions/openings-impasse.fen
     Book(steere::tools::book::BookArgs),
+    /// Serve the GUI: a local web page to play, watch and analyse games with engines.
+    ///
+    /// The server drives each engine as a separate process over the text protocol, as any GUI
+    /// does, so any UCI/UGI engine can play (by default, this steere). It listens on 127.0.0.1
+    /// only and prints the URL to open.
+    /// Example: steere gui --open; steere gui --engine fast="steere" --engine other="./my-engine --uci"
+    Gui(steere::gui::GuiArgs),
     /// List the games (variants) steere plays, one per line: NAME, a summary, its rules document.
     ///
     /// Every command takes `--variant NAME`; the protocol takes `setoption name UCI_Variant value NAME`.
@@ -234,6 +241,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => steere::tools::solve::run(&args),
         Command::Match(args) => steere::tools::matches::run(&args),
         Command::Book(args) => steere::tools::book::run(&args),
+        Command::Gui(args) => steere::gui::run(&args),
         Command::Codingame { first_ms, turn_ms, threads, hash, verbose } => {
             let settings = steere::protocol::codingame::Settings {
                 first_turn: Duration::from_millis(first_ms),

@@ -228,6 +228,43 @@ impl Engine {
         result
     }
 
+    /// Analyses `position` with `go infinite`, passing each `info` line to `each` as it comes,
+    /// until `stop()` says so (it is asked every 50 ms); then sends `stop` and waits
+    /// [`STOP_GRACE`] for the `bestmove`, whose move it returns.
+    pub fn analyse(
+        &mut self,
+        position: &str,
+        stop: &dyn Fn() -> bool,
+        each: &mut dyn FnMut(&str),
+    ) -> Result<String, Fault> {
+        self.send(position)?;
+        self.send("go infinite")?;
+        let started = Instant::now();
+        loop {
+            match self.events.recv_timeout(Duration::from_millis(50)) {
+                Ok(Event::Line(_, line)) if line.starts_with("info ") => each(&line),
+                Ok(Event::Line(_, line)) if line.starts_with("bestmove") => {
+                    return Ok(line.split_whitespace().nth(1).unwrap_or("").to_string());
+                }
+                Ok(Event::Line(..)) => {}
+                Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    self.broken = true;
+                    return Err(Fault::Crash(self.exit_description("the engine closed its output")));
+                }
+                Err(RecvTimeoutError::Timeout) if stop() => break,
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+        }
+        self.send("stop")?;
+        let deadline = Instant::now() + STOP_GRACE;
+        loop {
+            let (_, line) = self.next_line(deadline, "bestmove", started)?;
+            if line.starts_with("bestmove") {
+                return Ok(line.split_whitespace().nth(1).unwrap_or("").to_string());
+            }
+        }
+    }
+
     /// Reads `info` lines until `bestmove` or the deadline.
     fn read_reply(&mut self, sent: Instant, deadline: Instant) -> Result<Reply, Fault> {
         let mut reply = Reply::default();

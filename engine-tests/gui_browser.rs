@@ -1,0 +1,415 @@
+//! `steere gui` in a real browser: headless Chromium driven over WebDriver (chromedriver), as a
+//! person uses the page. It plays whole games of Impasse and Dipole against the engine by
+//! clicking squares (after every move the board drawn must be the position the server holds,
+//! which the rules computed), crowns with a choice of single, exits Dipole checkers with a
+//! chosen count, tries a bad and a good FEN, and takes a move back; a screenshot of each step
+//! goes to `target/gui-screenshots/`.
+//!
+//! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them when missing). Run
+//! it alone with `cargo test --test gui_browser -- --nocapture` (it prints the time from a click
+//! to the engine's reply being drawn).
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const STEERE: &str = env!("CARGO_BIN_EXE_steere");
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// A child process killed when dropped.
+struct Process(Child);
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind(("127.0.0.1", 0)).unwrap().local_addr().unwrap().port()
+}
+
+/// Starts `steere gui` on a free port with this steere as the engine `steere`.
+fn start_gui() -> (Process, u16) {
+    let mut child = Command::new(STEERE)
+        .args(["gui", "--port", "0", "--engine", &format!("steere={STEERE}")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let port = line.split("127.0.0.1:").nth(1).and_then(|r| r.split('/').next()).and_then(|p| p.parse().ok());
+    (Process(child), port.unwrap_or_else(|| panic!("no URL in {line:?}")))
+}
+
+/// Starts chromedriver on a free port and waits until it listens.
+fn start_chromedriver() -> (Process, u16) {
+    assert!(
+        std::path::Path::new(CHROMEDRIVER).exists() && std::path::Path::new(CHROMIUM).exists(),
+        "the browser suite needs Debian's chromium and chromium-driver: apt-get install chromium chromium-driver \
+         (.ci/run installs them)"
+    );
+    let port = free_port();
+    let child = Command::new(CHROMEDRIVER)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (Process(child), port)
+}
+
+/// The game `id` as the server holds it (a plain HTTP request, not through the page).
+fn server_game(port: u16, id: u64) -> Value {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(stream, "GET /api/game?id={id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap()
+}
+
+/// The squares holding pieces in a FEN of either game (Impasse: letters and digits; Dipole:
+/// comma-separated runs), as square names.
+fn occupied(fen: &str) -> BTreeSet<String> {
+    let board = fen.split(' ').next().unwrap();
+    let rows: Vec<&str> = board.split('/').collect();
+    let size = rows.len();
+    let mut squares = BTreeSet::new();
+    for (i, row) in rows.iter().enumerate() {
+        let rank = size - i;
+        let mut file = 0u8;
+        // Dipole's runs are comma-separated (a row of only a number is one run in either game);
+        // Impasse's pieces and digits are single characters.
+        let tokens: Vec<String> = if row.contains(',') || row.chars().all(|c| c.is_ascii_digit()) {
+            row.split(',').map(str::to_string).collect()
+        } else {
+            row.chars().map(|c| c.to_string()).collect()
+        };
+        for token in tokens {
+            if let Ok(n) = token.parse::<u8>() {
+                file += n;
+            } else if token == "." {
+                file += 1;
+            } else {
+                squares.insert(format!("{}{rank}", (b'a' + file) as char));
+                file += 1;
+            }
+        }
+    }
+    squares
+}
+
+/// The square names of a move text, in order (`a7b8d2`; `e1off5` has one).
+fn squares_of(text: &str) -> Vec<String> {
+    let text = text.split("off").next().unwrap();
+    let mut squares = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let digits = bytes[i + 1..].iter().take_while(|b| b.is_ascii_digit()).count();
+        squares.push(text[i..i + 1 + digits].to_string());
+        i += 1 + digits;
+    }
+    squares
+}
+
+/// The browser session and where its screenshots go.
+struct Page {
+    client: Client,
+    gui: u16,
+    shots: PathBuf,
+    count: usize,
+}
+
+impl Page {
+    async fn shot(&mut self, name: &str) {
+        self.count += 1;
+        let png = self.client.screenshot().await.unwrap();
+        std::fs::write(self.shots.join(format!("{:02}-{name}.png", self.count)), png).unwrap();
+    }
+
+    async fn js(&self, script: &str) -> Value {
+        self.client.execute(script, vec![]).await.unwrap()
+    }
+
+    /// The id of the page's game.
+    async fn game_id(&self) -> u64 {
+        let id = self.js("return sessionStorage.getItem('steere-game');").await;
+        id.as_str().and_then(|s| s.parse().ok()).expect("the page has a game")
+    }
+
+    async fn click(&self, css: &str) {
+        self.client
+            .find(Locator::Css(css))
+            .await
+            .unwrap_or_else(|e| panic!("{css}: {e}"))
+            .click()
+            .await
+            .unwrap();
+    }
+
+    async fn click_square(&self, square: &str) {
+        self.click(&format!("rect[data-square='{square}']")).await;
+    }
+
+    /// Starts a new game from the form; waits until the page has it (or shows an error).
+    async fn new_game(&self, variant: &str, white: &str, black: &str, movetime: u32, fen: &str) {
+        let before = self.js("return sessionStorage.getItem('steere-game');").await;
+        self.js("document.getElementById('error').textContent = '';").await;
+        self.js(&format!(
+            "document.getElementById('variant').value = '{variant}';\
+             document.getElementById('white').value = '{white}';\
+             document.getElementById('black').value = '{black}';\
+             document.getElementById('movetime').value = '{movetime}';\
+             document.getElementById('setup-fen').value = '{fen}';"
+        ))
+        .await;
+        self.click("#start").await;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let now = self.js("return sessionStorage.getItem('steere-game');").await;
+            let error = self.js("return document.getElementById('error').textContent;").await;
+            if now != before || error.as_str().is_some_and(|e| !e.is_empty()) {
+                return;
+            }
+            assert!(Instant::now() < deadline, "no new game");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Waits until the server's game has no engine thinking and the page shows its version.
+    async fn settled(&self, id: u64) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let game = server_game(self.gui, id);
+            if game["thinking"] == false {
+                let shown = self.js("return document.getElementById('fen').value;").await;
+                if shown == game["position"]["fen"] {
+                    return game;
+                }
+            }
+            assert!(Instant::now() < deadline, "the page did not settle: {game}");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// Checks that the board drawn is the server's position: the FEN shown and the squares
+    /// with pieces.
+    async fn check_board(&self, game: &Value) {
+        let fen = game["position"]["fen"].as_str().unwrap();
+        let drawn = self
+            .js("return [...new Set([...document.querySelectorAll('circle[data-square]')].map(c => c.dataset.square))];")
+            .await;
+        let drawn: BTreeSet<String> =
+            drawn.as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+        assert_eq!(drawn, occupied(fen), "the board drawn for {fen}");
+    }
+
+    /// Plays `text` by clicking: its squares, then the exit button or the pass button.
+    async fn play_by_clicks(&self, text: &str) {
+        if text == "pass" {
+            return self.click("#pass").await;
+        }
+        for square in squares_of(text) {
+            self.click_square(&square).await;
+        }
+        if text.contains("off") {
+            self.click(&format!("#choice button[data-move='{text}']")).await;
+        }
+    }
+
+    /// Plays the first legal move at every turn of the person until the game ends, checking the
+    /// board after each move; returns the final game and the click-to-reply times.
+    async fn play_out(&self, id: u64) -> (Value, Vec<Duration>) {
+        let mut times = Vec::new();
+        for _ in 0..300 {
+            let game = self.settled(id).await;
+            self.check_board(&game).await;
+            if game["position"]["result"].is_string() {
+                return (game, times);
+            }
+            let first = game["position"]["legal"][0].as_str().unwrap().to_string();
+            let before = game["moves"].as_array().unwrap().len();
+            let clicked = Instant::now();
+            self.play_by_clicks(&first).await;
+            // The click sends the move asynchronously: wait for the server to have it.
+            let deadline = Instant::now() + Duration::from_secs(10);
+            while server_game(self.gui, id)["moves"].as_array().unwrap().len() == before {
+                assert!(Instant::now() < deadline, "{first} was never sent");
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+            let after = self.settled(id).await;
+            assert!(after["moves"].as_array().unwrap().len() > before, "{first} was not played: {after}");
+            if after["moves"].as_array().unwrap().len() == before + 2 {
+                times.push(clicked.elapsed());
+            }
+        }
+        panic!("the game did not end");
+    }
+}
+
+#[tokio::test(flavor = "current_thread")]
+async fn a_person_plays_impasse_and_dipole_in_the_browser() {
+    let (_driver, driver_port) = start_chromedriver();
+    let (_gui, gui_port) = start_gui();
+    let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/gui-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    let caps = json!({
+        "browserName": "chrome",
+        "goog:chromeOptions": {
+            "binary": CHROMIUM,
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--window-size=1200,900"]
+        }
+    });
+    let client = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps.as_object().unwrap().clone())
+        .connect(&format!("http://127.0.0.1:{driver_port}"))
+        .await
+        .expect("a WebDriver session");
+    let mut page = Page { client, gui: gui_port, shots, count: 0 };
+    page.client.goto(&format!("http://127.0.0.1:{gui_port}/")).await.unwrap();
+    page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();
+    page.shot("start").await;
+
+    // Impasse against the engine at 100 ms per move, to the end.
+    page.new_game("impasse", "human", "steere", 100, "").await;
+    let id = page.game_id().await;
+    let (game, mut times) = page.play_out(id).await;
+    assert!(game["position"]["result"].as_str().unwrap().contains("won"), "{game}");
+    page.shot("impasse-game-over").await;
+    let status = page.client.find(Locator::Id("status")).await.unwrap().text().await.unwrap();
+    assert!(status.starts_with("Game over: "), "{status}");
+    times.sort();
+    eprintln!(
+        "impasse at 100 ms per move: {} engine replies, click to reply drawn: median {:?}, max {:?}",
+        times.len(),
+        times[times.len() / 2],
+        times.last()
+    );
+
+    // Take back: back to the person's turn, with fewer moves.
+    page.click("#takeback").await;
+    let back = page.settled(id).await;
+    assert!(back["moves"].as_array().unwrap().len() < game["moves"].as_array().unwrap().len());
+    assert!(back["position"]["result"].is_null());
+    page.check_board(&back).await;
+    page.shot("impasse-take-back").await;
+
+    // A crown with a choice of single: a7 to b8, then the page asks which single (a3 or d2).
+    page.new_game("impasse", "human", "human", 30, "7b/w7/8/8/8/w7/3w4/8 w").await;
+    let id = page.game_id().await;
+    page.settled(id).await;
+    page.click_square("a7").await;
+    page.click_square("b8").await;
+    let prompt = page.client.find(Locator::Id("choice")).await.unwrap().text().await.unwrap();
+    assert!(prompt.contains("Crown"), "{prompt}");
+    let targets = page
+        .js("return [...document.querySelectorAll('rect.target')].map(r => r.dataset.square).sort();")
+        .await;
+    assert_eq!(targets, json!(["a3", "d2"]));
+    page.shot("impasse-crown-choice").await;
+    page.click_square("d2").await;
+    let crowned = page.settled(id).await;
+    assert_eq!(crowned["moves"][0]["text"], "a7b8d2");
+    page.check_board(&crowned).await;
+    page.shot("impasse-crowned").await;
+
+    // A bad FEN: the parser's message, and the game shown stays.
+    page.new_game("impasse", "human", "human", 30, "9/9 w").await;
+    let error = page.client.find(Locator::Id("error")).await.unwrap().text().await.unwrap();
+    assert!(error.contains("rank"), "{error}");
+    assert_eq!(page.game_id().await, id, "no new game");
+    page.shot("bad-fen").await;
+
+    // Dipole against the engine: the first move exits 5 checkers, chosen from the exit buttons.
+    page.new_game("dipole", "human", "steere", 30, "").await;
+    let id = page.game_id().await;
+    page.settled(id).await;
+    page.click_square("e1").await;
+    let exits = page
+        .js("return [...document.querySelectorAll('#choice button')].map(b => b.dataset.move).sort();")
+        .await;
+    let legal = server_game(page.gui, id)["position"]["legal"].clone();
+    let legal_exits: Vec<&Value> =
+        legal.as_array().unwrap().iter().filter(|m| m.as_str().unwrap().contains("off")).collect();
+    assert_eq!(
+        exits.as_array().unwrap().iter().collect::<Vec<_>>(),
+        legal_exits,
+        "one button per legal exit"
+    );
+    page.shot("dipole-exit-choice").await;
+    page.click("#choice button[data-move='e1off5']").await;
+    let after = page.settled(id).await;
+    assert_eq!(after["moves"][0]["text"], "e1off5");
+    let (game, times) = page.play_out(id).await;
+    assert!(game["position"]["result"].as_str().unwrap().contains("has won"), "{game}");
+    page.shot("dipole-game-over").await;
+    eprintln!("dipole: {} engine replies, click to reply drawn: max {:?}", times.len(), times.iter().max());
+
+    // A good FEN sets up the position.
+    page.new_game("dipole", "human", "human", 30, "8/8/8/8/1,b2,1,w2,4/8/3,b3,1,b1,2/8 w").await;
+    let id = page.game_id().await;
+    let set = page.settled(id).await;
+    assert_eq!(set["start"], "8/8/8/8/1,b2,1,w2,4/8/3,b3,1,b1,2/8 w");
+    page.check_board(&set).await;
+    page.shot("dipole-setup").await;
+
+    // Analysis of the position shown: depth, score and variation, the best move drawn.
+    page.js("document.getElementById('analyser').value = 'steere';").await;
+    page.click("#analyse").await;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let game = server_game(page.gui, id);
+        let depth = game["analysis"]["depth"].as_u64().unwrap_or(0);
+        let line = page.client.find(Locator::Id("analysis-line")).await.unwrap().text().await.unwrap();
+        let best = page.js("return document.querySelectorAll('.best').length;").await;
+        if depth >= 4 && line.contains("depth") && line.contains("pv ") && best == json!(1) {
+            let first = game["analysis"]["pv"][0].as_str().unwrap().to_string();
+            let legal = game["position"]["legal"].as_array().unwrap();
+            assert!(legal.iter().any(|m| m == first.as_str()), "the best move {first} is legal");
+            break;
+        }
+        assert!(Instant::now() < deadline, "no analysis shown: {line} {game}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    page.shot("dipole-analysis").await;
+    page.click("#analyse").await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !server_game(page.gui, id)["analysis"].is_null() {
+        assert!(Instant::now() < deadline, "the analysis did not stop");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    // Engine against engine, watched to the end, with the evaluation graph drawn.
+    page.new_game("impasse", "steere", "steere", 30, "").await;
+    let id = page.game_id().await;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let watched = loop {
+        let game = page.settled(id).await;
+        if game["position"]["result"].is_string() {
+            break game;
+        }
+        assert!(Instant::now() < deadline, "the engines did not finish: {game}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    page.check_board(&watched).await;
+    let graph = page.js("return document.querySelectorAll('#graph polyline').length;").await;
+    assert_eq!(graph, json!(1), "the evaluation graph is drawn");
+    page.shot("impasse-engine-vs-engine").await;
+
+    page.client.close().await.unwrap();
+}

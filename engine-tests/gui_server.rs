@@ -1,0 +1,216 @@
+//! `steere gui` at the HTTP level: the real binary serves its page and API on a free port,
+//! refuses foreign hosts and origins, plays games against a real engine (every engine move
+//! checked with the rules), and survives faulty engines (fake `#!/bin/sh` engines that crash,
+//! hang, print garbage or an illegal move): the fault is reported and the game keeps its moves.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const STEERE: &str = env!("CARGO_BIN_EXE_steere");
+
+/// A running `steere gui` and its port; killed when dropped.
+struct Gui {
+    child: Child,
+    port: u16,
+}
+
+impl Gui {
+    fn start(engines: &[String]) -> Gui {
+        let mut args = vec!["gui".to_string(), "--port".to_string(), "0".to_string()];
+        for engine in engines {
+            args.push("--engine".to_string());
+            args.push(engine.clone());
+        }
+        let mut child =
+            Command::new(STEERE).args(&args).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+        // steere gui: open http://127.0.0.1:PORT/ (engines: ...)
+        let port =
+            line.split("127.0.0.1:").nth(1).and_then(|r| r.split('/').next()).and_then(|p| p.parse().ok());
+        Gui { child, port: port.unwrap_or_else(|| panic!("no URL in {line:?}")) }
+    }
+
+    /// Sends one request and returns the status and the body.
+    fn request(&self, method: &str, path: &str, headers: &[(&str, String)], body: &str) -> (u16, String) {
+        let mut stream = TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        let mut text =
+            format!("{method} {path} HTTP/1.1\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+        let host = ("Host", format!("127.0.0.1:{}", self.port));
+        let own_host = headers.iter().any(|(key, _)| *key == "Host");
+        for (key, value) in std::iter::once(&host).filter(|_| !own_host).chain(headers) {
+            text.push_str(&format!("{key}: {value}\r\n"));
+        }
+        text.push_str("\r\n");
+        text.push_str(body);
+        stream.write_all(text.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+        let body = answer.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+        (status, body)
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        self.request("GET", path, &[], "")
+    }
+
+    /// A POST to the API from the page's own origin; returns the JSON answer.
+    fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        let origin = ("Origin", format!("http://127.0.0.1:{}", self.port));
+        let (status, text) = self.request("POST", path, &[origin], &body.to_string());
+        (status, serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}")))
+    }
+
+    /// The game's state once no engine thinks (or after 20 s).
+    fn settled(&self, id: u64) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let (_, text) = self.get(&format!("/api/game?id={id}"));
+            let game: Value = serde_json::from_str(&text).unwrap();
+            if game["thinking"] == false || Instant::now() > deadline {
+                return game;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Gui {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("steere-gui-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A fake engine: a shell loop that does `on_go` for `go`.
+fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
+    let path = dir.join(format!("{name}.sh"));
+    let script = format!(
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo \"id name {name}\"; echo uciok ;;\n    \
+         isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    format!("{name}=sh {}", path.display())
+}
+
+fn moves(game: &Value) -> Vec<String> {
+    game["moves"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn the_page_and_its_assets_are_served_and_foreign_origins_refused() {
+    let gui = Gui::start(&[]);
+    for (path, kind, needle) in [
+        ("/", "text/html", "<svg id=\"board\""),
+        ("/app.js", "text/javascript", "clickSquare"),
+        ("/style.css", "text/css", "#board"),
+    ] {
+        let mut stream = TcpStream::connect(("127.0.0.1", gui.port)).unwrap();
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: localhost:{}\r\nConnection: close\r\n\r\n", gui.port)
+            .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        assert!(answer.starts_with("HTTP/1.1 200"), "{path}: {answer:.200}");
+        assert!(answer.to_ascii_lowercase().contains(&format!("content-type: {kind}")), "{path}");
+        assert!(answer.contains(needle), "{path}");
+    }
+    let (status, setup) = gui.get("/api/setup");
+    assert_eq!(status, 200);
+    let setup: Value = serde_json::from_str(&setup).unwrap();
+    assert_eq!(setup["engines"], json!(["steere"]));
+    assert_eq!(setup["variants"].as_array().unwrap().len(), 3);
+    // DNS rebinding (a foreign Host) and cross-site requests (a foreign Origin) are refused.
+    let (status, body) = gui.request("GET", "/api/setup", &[("Host", "evil.example".to_string())], "");
+    assert_eq!(status, 403, "{body}");
+    let new = json!({"variant": "impasse", "players": ["human", "human"], "movetime": 100});
+    let evil = ("Origin", "http://evil.example".to_string());
+    let (status, body) = gui.request("POST", "/api/new", &[evil], &new.to_string());
+    assert_eq!(status, 403, "{body}");
+    assert_eq!(gui.get("/nothing").0, 404);
+}
+
+#[test]
+fn games_against_the_engine_follow_the_rules_and_survive_bad_requests() {
+    let gui = Gui::start(&[format!("fast={STEERE}")]);
+    for variant in ["impasse", "dipole"] {
+        let (status, game) =
+            gui.post("/api/new", json!({"variant": variant, "players": ["human", "fast"], "movetime": 30}));
+        assert_eq!(status, 200, "{game}");
+        let id = game["id"].as_u64().unwrap();
+        let mut game = game;
+        // Play the first legal move every time until the game ends; the engine answers each.
+        for _ in 0..400 {
+            if game["position"]["result"].is_string() {
+                break;
+            }
+            let first = game["position"]["legal"][0].as_str().unwrap().to_string();
+            let (status, after) = gui.post("/api/move", json!({"id": id, "move": first}));
+            assert_eq!(status, 200, "{after}");
+            game = gui.settled(id);
+            assert!(game["error"].is_null(), "{game}");
+        }
+        assert!(game["position"]["result"].is_string(), "{variant}: the game ended: {game}");
+        // Every move replays under the rules (the server's own view checks each one).
+        let history = game["position"]["history"].as_array().unwrap();
+        assert_eq!(history.len(), moves(&game).len() + 1);
+        // Bad requests change nothing.
+        let before = moves(&game);
+        for body in
+            [json!({"id": id, "move": "zz"}), json!({"id": 999, "move": "a1"}), json!({"nonsense": 1})]
+        {
+            let (status, error) = gui.post("/api/move", body);
+            assert_eq!(status, 400, "{error}");
+            assert!(error["error"].is_string());
+        }
+        assert_eq!(moves(&gui.settled(id)), before);
+        // Take back returns to the person's turn.
+        let (_, back) = gui.post("/api/takeback", json!({"id": id}));
+        assert_eq!(back["position"]["to_move"], "white", "{back}");
+        assert!(moves(&back).len() < before.len());
+    }
+    // A bad FEN is the parser's message, and no game is made.
+    let (status, error) = gui.post(
+        "/api/new",
+        json!({"variant": "dipole", "fen": "9/9 w", "players": ["human", "human"], "movetime": 30}),
+    );
+    assert_eq!(status, 400);
+    assert!(error["error"].as_str().unwrap().contains("rank"), "{error}");
+}
+
+#[test]
+fn faulty_engines_are_reported_and_the_game_keeps_its_moves() {
+    let dir = temp_dir("faults");
+    let engines = [
+        fake_engine(&dir, "crasher", "exit 1"),
+        fake_engine(&dir, "sleeper", "sleep 60"),
+        fake_engine(&dir, "babbler", "echo 'bestmove !!garbage!!'"),
+        fake_engine(&dir, "cheater", "echo 'bestmove a1a1'"),
+    ];
+    let gui = Gui::start(&engines);
+    for (name, needle) in
+        [("crasher", "crashed"), ("sleeper", "no move"), ("babbler", "illegal"), ("cheater", "illegal")]
+    {
+        let (status, game) =
+            gui.post("/api/new", json!({"variant": "impasse", "players": ["human", name], "movetime": 50}));
+        assert_eq!(status, 200, "{game}");
+        let id = game["id"].as_u64().unwrap();
+        gui.post("/api/move", json!({"id": id, "move": "d2f4"}));
+        let game = gui.settled(id);
+        let error = game["error"].as_str().unwrap_or_else(|| panic!("{name}: no error in {game}"));
+        assert!(error.contains(needle), "{name}: {error}");
+        assert_eq!(moves(&game), ["d2f4"], "{name}: the game keeps its moves");
+        assert_eq!(game["position"]["to_move"], "black");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

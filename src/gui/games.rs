@@ -1,0 +1,516 @@
+//! The games of the GUI: one per browser tab, each with its own engine processes.
+//!
+//! A game is its variant, its start position, the moves played (with what the engine said of
+//! its own moves) and who plays each side: a person at the page, or an engine given on the
+//! command line. Whenever an engine is to move, a thread lends it the game's engine process,
+//! sends `position ... moves ...` and `go movetime T`, checks the answer with the rules, and
+//! plays it only if the game has not changed meanwhile (a take-back or a new game makes the
+//! answer stale: it is dropped). An engine that crashes, hangs or answers with an illegal move
+//! changes nothing: the game keeps its moves, the fault is shown, and engine play pauses until
+//! the page asks to resume (the engine is restarted if needed).
+
+use super::view::{PositionView, view};
+use crate::tools::matches::engine::{Engine, Fault};
+use crate::tools::matches::spec::EngineSpec;
+use crate::variants;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+/// How much longer than its move time an engine may take before it counts as hung.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// One move of a game, with what its engine said of it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Played {
+    /// The move text.
+    pub text: String,
+    /// The engine's last depth, for an engine's move.
+    pub depth: Option<u32>,
+    /// The engine's last score (`cp 35`, `mate 3`), for an engine's move.
+    pub score: Option<String>,
+}
+
+/// A new game as the page asks for it.
+#[derive(Clone, Debug, serde::Deserialize)]
+pub struct NewGame {
+    /// The variant's name.
+    pub variant: String,
+    /// The start position (`None` or empty: the variant's).
+    pub fen: Option<String>,
+    /// Who plays White (P1) and Black: `human` or an engine's name.
+    pub players: [String; 2],
+    /// The engines' time per move in milliseconds.
+    pub movetime: u64,
+}
+
+/// What the analysing engine says of a position of the game.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Analysis {
+    /// The engine analysing.
+    pub engine: String,
+    /// The ply analysed (0: the start position).
+    pub ply: usize,
+    /// Its FEN.
+    pub fen: String,
+    /// The last depth reported.
+    pub depth: Option<u32>,
+    /// The last score reported: `cp X` or `mate N`, for the side to move.
+    pub score: Option<String>,
+    /// The last speed reported, nodes per second.
+    pub nps: Option<u64>,
+    /// The principal variation, cut at its first move the rules reject.
+    pub pv: Vec<String>,
+    /// True until the engine has stopped.
+    pub running: bool,
+    /// What went wrong, if the engine failed.
+    pub error: Option<String>,
+}
+
+/// A game's state as the page sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Snapshot {
+    /// The game's id.
+    pub id: u64,
+    /// The variant.
+    pub variant: &'static str,
+    /// The start position.
+    pub start: String,
+    /// The moves played.
+    pub moves: Vec<Played>,
+    /// The current position.
+    pub position: PositionView,
+    /// Who plays each side.
+    pub players: [String; 2],
+    /// The engines' time per move.
+    pub movetime: u64,
+    /// True while an engine thinks.
+    pub thinking: bool,
+    /// The last engine fault, while engine play is paused.
+    pub error: Option<String>,
+    /// Changes with every change of the game, so that the page redraws only when needed.
+    pub version: u64,
+    /// The analysis of a position, while one is asked for.
+    pub analysis: Option<Analysis>,
+}
+
+/// One game.
+struct Game {
+    id: u64,
+    variant: &'static str,
+    start: String,
+    moves: Vec<Played>,
+    players: [String; 2],
+    movetime: u64,
+    /// The engine process of each side, started on its first move.
+    engines: [Option<Engine>; 2],
+    thinking: bool,
+    error: Option<String>,
+    /// Counts the changes shown to the page (moves, faults, analysis).
+    version: u64,
+    /// Counts the changes of the moves: an engine's answer for an older one is stale.
+    generation: u64,
+    analysis: Option<Analysis>,
+    /// Raised to stop the running analysis.
+    analysis_stop: Arc<AtomicBool>,
+    /// The analysing engine's process, between analyses.
+    analyser: Option<Engine>,
+}
+
+impl Game {
+    fn texts(&self) -> Vec<String> {
+        self.moves.iter().map(|m| m.text.clone()).collect()
+    }
+
+    fn view(&self) -> PositionView {
+        view(self.variant, Some(&self.start), &self.texts()).expect("a game holds only legal moves")
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            id: self.id,
+            variant: self.variant,
+            start: self.start.clone(),
+            moves: self.moves.clone(),
+            position: self.view(),
+            players: self.players.clone(),
+            movetime: self.movetime,
+            thinking: self.thinking,
+            error: self.error.clone(),
+            version: self.version,
+            analysis: self.analysis.clone(),
+        }
+    }
+
+    /// The side (0 = White) to move when an engine is to move and may.
+    fn engine_to_move(&self, view: &PositionView) -> Option<usize> {
+        let side = usize::from(view.to_move != "white");
+        let may = !self.thinking && self.error.is_none() && view.result.is_none();
+        (may && self.players[side] != "human").then_some(side)
+    }
+
+    fn changed(&mut self) {
+        self.version += 1;
+    }
+}
+
+/// Every game of the server, and the engines the command line offers.
+pub struct Games {
+    games: Mutex<HashMap<u64, Arc<Mutex<Game>>>>,
+    next_id: AtomicU64,
+    engines: Vec<(String, EngineSpec)>,
+}
+
+impl Games {
+    /// A store offering `engines` (name and spec).
+    pub fn new(engines: Vec<(String, EngineSpec)>) -> Arc<Games> {
+        Arc::new(Games { games: Mutex::new(HashMap::new()), next_id: AtomicU64::new(1), engines })
+    }
+
+    /// The engines' names.
+    pub fn engine_names(&self) -> Vec<String> {
+        self.engines.iter().map(|(name, _)| name.clone()).collect()
+    }
+
+    /// Starts a game; an engine to move starts thinking.
+    pub fn create(self: &Arc<Games>, new: &NewGame) -> Result<Snapshot, String> {
+        let info = variants::find(&new.variant)?;
+        for player in &new.players {
+            if player != "human" && !self.engines.iter().any(|(name, _)| name == player) {
+                return Err(format!(
+                    "unknown player '{player}' (human or one of: {})",
+                    self.engine_names().join(", ")
+                ));
+            }
+        }
+        let fen = new.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
+        let start = view(info.name, fen, &[])?.fen;
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let game = Game {
+            id,
+            variant: info.name,
+            start,
+            moves: Vec::new(),
+            players: new.players.clone(),
+            movetime: new.movetime.clamp(10, 600_000),
+            engines: [None, None],
+            thinking: false,
+            error: None,
+            version: 1,
+            generation: 0,
+            analysis: None,
+            analysis_stop: Arc::new(AtomicBool::new(false)),
+            analyser: None,
+        };
+        let game = Arc::new(Mutex::new(game));
+        lock(&self.games).insert(id, game.clone());
+        self.kick(&game);
+        Ok(lock(&game).snapshot())
+    }
+
+    /// The game `id`.
+    fn game(&self, id: u64) -> Result<Arc<Mutex<Game>>, String> {
+        lock(&self.games).get(&id).cloned().ok_or_else(|| format!("no game {id} (start a new game)"))
+    }
+
+    /// The state of game `id`.
+    pub fn snapshot(&self, id: u64) -> Result<Snapshot, String> {
+        let game = self.game(id)?;
+        let snapshot = lock(&game).snapshot();
+        Ok(snapshot)
+    }
+
+    /// Plays a person's move; refused when it is an engine's turn or the move is illegal.
+    pub fn play(self: &Arc<Games>, id: u64, text: &str) -> Result<Snapshot, String> {
+        let game = self.game(id)?;
+        {
+            let mut g = lock(&game);
+            let position = g.view();
+            let side = usize::from(position.to_move != "white");
+            if g.players[side] != "human" {
+                return Err(format!("it is {}'s turn", g.players[side]));
+            }
+            let mut texts = g.texts();
+            texts.push(text.to_string());
+            view(g.variant, Some(&g.start), &texts)?;
+            g.moves.push(Played { text: text.to_string(), depth: None, score: None });
+            g.generation += 1;
+            g.changed();
+        }
+        self.kick(&game);
+        Ok(lock(&game).snapshot())
+    }
+
+    /// Goes back to the position after `ply` moves (0: the start), dropping the later moves; an
+    /// engine thinking on a later position is ignored when it answers.
+    pub fn truncate(self: &Arc<Games>, id: u64, ply: usize) -> Result<Snapshot, String> {
+        let game = self.game(id)?;
+        {
+            let mut g = lock(&game);
+            if ply > g.moves.len() {
+                return Err(format!("the game has only {} moves", g.moves.len()));
+            }
+            g.moves.truncate(ply);
+            g.generation += 1;
+            g.thinking = false;
+            g.error = None;
+            g.changed();
+        }
+        self.kick(&game);
+        Ok(lock(&game).snapshot())
+    }
+
+    /// Takes back the last move, and the engine's moves before it, back to a person's turn.
+    pub fn take_back(self: &Arc<Games>, id: u64) -> Result<Snapshot, String> {
+        let game = self.game(id)?;
+        let ply = {
+            let g = lock(&game);
+            let mut texts = g.texts();
+            texts.pop();
+            while !texts.is_empty() {
+                let position = view(g.variant, Some(&g.start), &texts)?;
+                let side = usize::from(position.to_move != "white");
+                if g.players[side] == "human" {
+                    break;
+                }
+                texts.pop();
+            }
+            texts.len()
+        };
+        self.truncate(id, ply)
+    }
+
+    /// Clears an engine fault and lets engine play go on (restarting a broken engine).
+    pub fn resume(self: &Arc<Games>, id: u64) -> Result<Snapshot, String> {
+        let game = self.game(id)?;
+        {
+            let mut g = lock(&game);
+            g.error = None;
+            g.changed();
+        }
+        self.kick(&game);
+        Ok(lock(&game).snapshot())
+    }
+
+    /// Has `engine` analyse the position after `ply` moves, or stops the analysis (`None`).
+    pub fn analyse(self: &Arc<Games>, id: u64, engine: Option<&str>, ply: usize) -> Result<Snapshot, String> {
+        let game = self.game(id)?;
+        let mut g = lock(&game);
+        g.analysis_stop.store(true, Ordering::SeqCst);
+        let Some(name) = engine else {
+            g.analysis = None;
+            return Ok(g.snapshot());
+        };
+        let (_, spec) =
+            self.engines.iter().find(|(n, _)| n == name).ok_or_else(|| format!("no engine '{name}'"))?;
+        let mut spec = spec.clone();
+        if g.variant != variants::DEFAULT_VARIANT {
+            spec.set_variant(g.variant);
+        }
+        let fen = g.view().history.get(ply).cloned().ok_or_else(|| format!("the game has no ply {ply}"))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        g.analysis_stop = stop.clone();
+        g.analysis = Some(Analysis {
+            engine: name.to_string(),
+            ply,
+            fen: fen.clone(),
+            running: true,
+            ..Analysis::default()
+        });
+        let engine = g.analyser.take().filter(Engine::is_usable);
+        let variant = g.variant;
+        let game_ref = game.clone();
+        std::thread::spawn(move || analyse(game_ref, engine, spec, variant, fen, stop));
+        Ok(g.snapshot())
+    }
+
+    /// Starts the engine's move if an engine is to move.
+    fn kick(self: &Arc<Games>, game: &Arc<Mutex<Game>>) {
+        let mut g = lock(game);
+        let position = g.view();
+        let Some(side) = g.engine_to_move(&position) else { return };
+        let name = g.players[side].clone();
+        let Some((_, spec)) = self.engines.iter().find(|(n, _)| *n == name) else { return };
+        let mut spec = spec.clone();
+        if g.variant != variants::DEFAULT_VARIANT {
+            spec.set_variant(g.variant);
+        }
+        let engine = g.engines[side].take().filter(Engine::is_usable);
+        let request =
+            (g.generation, format!("position fen {}{}", g.start, moves_suffix(&g.texts())), g.movetime);
+        g.thinking = true;
+        g.changed();
+        let (games, game) = (self.clone(), game.clone());
+        std::thread::spawn(move || {
+            let (generation, position_line, movetime) = request;
+            let (engine, reply) = think(engine, &spec, &position_line, movetime);
+            games.answer(&game, side, &name, generation, engine, reply);
+        });
+    }
+
+    /// Takes an engine's answer: plays it if the game is still where the engine was asked.
+    fn answer(
+        self: &Arc<Games>,
+        game: &Arc<Mutex<Game>>,
+        side: usize,
+        name: &str,
+        generation: u64,
+        engine: Option<Engine>,
+        reply: Result<Played, String>,
+    ) {
+        {
+            let mut g = lock(game);
+            g.engines[side] = engine;
+            if g.generation != generation {
+                return; // the moves changed while the engine thought: the answer is stale
+            }
+            g.thinking = false;
+            let checked = reply.and_then(|played| {
+                let mut texts = g.texts();
+                texts.push(played.text.clone());
+                view(g.variant, Some(&g.start), &texts)
+                    .map(|_| played)
+                    .map_err(|e| format!("{name} answered with an illegal move: {e}"))
+            });
+            match checked {
+                Ok(played) => {
+                    g.moves.push(played);
+                    g.generation += 1;
+                }
+                Err(e) => g.error = Some(e),
+            }
+            g.changed();
+        }
+        self.kick(game);
+    }
+}
+
+/// Runs one analysis on its own thread, updating the game's [`Analysis`] while it is the one
+/// asked for (`stop` not raised).
+fn analyse(
+    game: Arc<Mutex<Game>>,
+    engine: Option<Engine>,
+    spec: EngineSpec,
+    variant: &'static str,
+    fen: String,
+    stop: Arc<AtomicBool>,
+) {
+    let name = spec.name.clone().unwrap_or_default();
+    let started = match engine {
+        Some(engine) => Ok(engine),
+        None => Engine::start(&spec).map_err(|e| format!("{name} could not start: {e}")),
+    };
+    let mut engine = match started {
+        Ok(engine) => engine,
+        Err(e) => return finish_analysis(&game, &stop, None, Some(e)),
+    };
+    let result =
+        engine.analyse(&format!("position fen {fen}"), &|| stop.load(Ordering::SeqCst), &mut |line| {
+            let mut g = lock(&game);
+            if stop.load(Ordering::SeqCst) {
+                return;
+            }
+            if let Some(analysis) = g.analysis.as_mut() {
+                read_info(line, analysis, variant);
+                g.changed();
+            }
+        });
+    let error = result.err().map(|fault| match fault {
+        Fault::Crash(detail) => format!("{name} crashed: {detail}"),
+        Fault::NoAnswer { .. } => format!("{name} did not stop"),
+    });
+    let keep = engine.is_usable().then_some(engine);
+    finish_analysis(&game, &stop, keep, error);
+}
+
+/// Ends an analysis: keeps the engine for the next one and marks the analysis stopped (if it
+/// is still the one shown).
+fn finish_analysis(game: &Mutex<Game>, stop: &AtomicBool, engine: Option<Engine>, error: Option<String>) {
+    let mut g = lock(game);
+    if g.analyser.is_none() {
+        g.analyser = engine;
+    }
+    if !stop.load(Ordering::SeqCst)
+        && let Some(analysis) = g.analysis.as_mut()
+    {
+        analysis.running = false;
+        analysis.error = error;
+        g.changed();
+    }
+}
+
+/// Reads the depth, score, speed and principal variation of an `info` line into `analysis`;
+/// the variation is cut at its first move that is not legal.
+fn read_info(line: &str, analysis: &mut Analysis, variant: &str) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    while i < words.len() {
+        match words[i] {
+            "depth" => analysis.depth = words.get(i + 1).and_then(|w| w.parse().ok()).or(analysis.depth),
+            "nps" => analysis.nps = words.get(i + 1).and_then(|w| w.parse().ok()).or(analysis.nps),
+            "score" if i + 2 < words.len() => {
+                analysis.score = Some(format!("{} {}", words[i + 1], words[i + 2]))
+            }
+            "pv" => {
+                let mut pv: Vec<String> = Vec::new();
+                for mv in &words[i + 1..] {
+                    let mut next = pv.clone();
+                    next.push(mv.to_string());
+                    if view(variant, Some(&analysis.fen), &next).is_err() {
+                        break;
+                    }
+                    pv = next;
+                }
+                analysis.pv = pv;
+                return;
+            }
+            "string" => return,
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// ` moves M1 M2 ...`, or nothing for no moves.
+fn moves_suffix(texts: &[String]) -> String {
+    if texts.is_empty() { String::new() } else { format!(" moves {}", texts.join(" ")) }
+}
+
+/// Asks `engine` (started from `spec` if `None`) for a move; returns the engine to keep (none
+/// when it failed) and the move or what went wrong.
+fn think(
+    engine: Option<Engine>,
+    spec: &EngineSpec,
+    position: &str,
+    movetime: u64,
+) -> (Option<Engine>, Result<Played, String>) {
+    let name = spec.name.clone().unwrap_or_else(|| spec.command.join(" "));
+    let mut engine = match engine {
+        Some(engine) => engine,
+        None => match Engine::start(spec) {
+            Ok(engine) => engine,
+            Err(e) => return (None, Err(format!("{name} could not start: {e}"))),
+        },
+    };
+    let limit = Duration::from_millis(movetime) + GRACE;
+    match engine.think(position, &format!("go movetime {movetime}"), limit) {
+        Ok(reply) if reply.bestmove.is_empty() || reply.bestmove == "(none)" => {
+            (Some(engine), Err(format!("{name} answered 'bestmove {}' without a move", reply.bestmove)))
+        }
+        Ok(reply) => {
+            (Some(engine), Ok(Played { text: reply.bestmove, depth: reply.depth, score: reply.score }))
+        }
+        Err(Fault::Crash(detail)) => (None, Err(format!("{name} crashed: {detail}"))),
+        Err(Fault::NoAnswer { waited, .. }) => {
+            engine.kill();
+            (None, Err(format!("{name} gave no move within {:.1} s", waited.as_secs_f64())))
+        }
+    }
+}
+
+/// Locks a mutex, recovering it if a thread panicked while holding it.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}

@@ -1,0 +1,269 @@
+//! `steere gui`: a local web server whose page plays, watches and analyses games with engines
+//! driven over the text protocol, as separate processes, exactly as any GUI drives a UCI/UGI
+//! engine (so any engine that speaks the protocol can play, not only `steere`).
+//!
+//! The scheme, room by room:
+//! - [`guard`]: which requests are answered (only those of the server's own page);
+//! - [`games`]: the games, one per tab, and the engine threads that play their moves;
+//! - [`view`]: a position as the page sees it, computed with the variant's rules;
+//! - this file: the command's arguments, the HTTP server and its routes; the page itself
+//!   (`assets/`: HTML, CSS, JavaScript) is compiled into the binary, so nothing is fetched from
+//!   the network.
+//!
+//! **The HTTP crate.** `tiny_http`: a small synchronous HTTP/1.1 server (a handful of
+//! dependencies, no async runtime), which fits an engine whose every other part is plain
+//! threads; the page polls the game's state a few times a second while an engine thinks, which
+//! needs nothing more.
+//!
+//! **Routes.** `GET /` (the page), `/app.js`, `/style.css`; `GET /api/setup` (variants and
+//! engines); `GET /api/game?id=N`; `POST` with a JSON body: `/api/new` (a [`games::NewGame`]),
+//! `/api/move` (`{"id": N, "move": "d2f4"}`), `/api/truncate` (`{"id": N, "ply": K}`),
+//! `/api/takeback` and `/api/resume` (`{"id": N}`), `/api/analyse` (`{"id": N, "engine": NAME,
+//! "ply": K}` analyses the position after K moves; without `engine` it stops). Answers are JSON: a game's
+//! [`games::Snapshot`], or `{"error": "..."}` with status 400 (404 for an unknown route, 403
+//! for a refused origin).
+
+pub mod games;
+pub mod guard;
+pub mod view;
+
+use games::{Games, NewGame};
+use guard::Guard;
+use serde::Deserialize;
+use serde_json::json;
+use std::io::Read;
+use std::sync::Arc;
+use tiny_http::{Header, Method, Request, Response, Server};
+
+/// The page, compiled in.
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const STYLE_CSS: &str = include_str!("assets/style.css");
+
+/// The largest request body read (a game's moves fit many times over).
+const MAX_BODY: u64 = 1 << 20;
+
+/// The time control an engine spec needs; the GUI sends each game's own `go movetime` instead.
+const GUI_CONTROL: &str = "movetime=1000";
+
+/// Threads answering requests.
+const WORKERS: usize = 4;
+
+/// `steere gui`: the arguments.
+#[derive(clap::Args, Clone, Debug)]
+pub struct GuiArgs {
+    /// Port to listen on (0: any free port; the URL printed says which).
+    #[arg(long, default_value_t = 7380)]
+    pub port: u16,
+    /// Address to listen on. The default, 127.0.0.1, is reachable from this machine only;
+    /// anything else lets other machines play with your engines (a warning is printed).
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: String,
+    /// An engine the page may choose, as NAME=COMMAND (the command is split like a shell splits
+    /// words). Repeat for several. Default: this steere, as `steere`.
+    #[arg(long = "engine", value_name = "NAME=COMMAND")]
+    pub engines: Vec<String>,
+    /// Open the page in the default browser (xdg-open, open or start).
+    #[arg(long)]
+    pub open: bool,
+}
+
+/// Runs the server until it is killed.
+pub fn run(args: &GuiArgs) -> Result<(), String> {
+    let engines = engine_specs(&args.engines)?;
+    let server = Server::http((args.bind.as_str(), args.port))
+        .map_err(|e| format!("cannot listen on {}:{}: {e}", args.bind, args.port))?;
+    let port = server.server_addr().to_ip().map(|a| a.port()).ok_or("the server has no IP address")?;
+    if args.bind != "127.0.0.1" && args.bind != "::1" && args.bind != "localhost" {
+        eprintln!(
+            "steere gui: warning: listening on {}: other machines can reach this server and play with its engines",
+            args.bind
+        );
+    }
+    let url = format!("http://127.0.0.1:{port}/");
+    crate::outln!(
+        "steere gui: open {url} (engines: {}); Ctrl-C to stop",
+        engines.iter().map(|e| e.0.as_str()).collect::<Vec<_>>().join(", ")
+    );
+    if args.open {
+        open_browser(&url);
+    }
+    serve(server, Guard::new(&args.bind, port), Games::new(engines));
+    Ok(())
+}
+
+/// The engines of `--engine NAME=COMMAND`, or this steere when none is given.
+pub fn engine_specs(
+    words: &[String],
+) -> Result<Vec<(String, crate::tools::matches::spec::EngineSpec)>, String> {
+    use crate::tools::matches::spec::EngineSpec;
+    let mut engines = Vec::new();
+    if words.is_empty() {
+        let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+        let own = [exe.display().to_string(), "name=steere".to_string()];
+        let spec = EngineSpec::parse("--engine", &[GUI_CONTROL.to_string()], &own)?;
+        engines.push(("steere".to_string(), spec));
+    }
+    for word in words {
+        let (name, command) = word
+            .split_once('=')
+            .filter(|(n, c)| !n.trim().is_empty() && !c.trim().is_empty())
+            .ok_or_else(|| format!("--engine '{word}': expected NAME=COMMAND"))?;
+        if name == "human" || engines.iter().any(|(n, _)| n == name) {
+            return Err(format!("--engine '{word}': the name '{name}' is taken"));
+        }
+        // The spec splits the command into words itself, as a shell would.
+        let own = [command.to_string(), format!("name={name}")];
+        let spec = EngineSpec::parse("--engine", &[GUI_CONTROL.to_string()], &own)
+            .map_err(|e| format!("--engine '{word}': {e}"))?;
+        engines.push((name.to_string(), spec));
+    }
+    Ok(engines)
+}
+
+/// Answers requests on a few threads, forever.
+pub fn serve(server: Server, guard: Guard, games: Arc<Games>) {
+    let server = Arc::new(server);
+    let workers: Vec<_> = (0..WORKERS)
+        .map(|_| {
+            let (server, guard, games) = (server.clone(), guard.clone(), games.clone());
+            std::thread::spawn(move || {
+                while let Ok(request) = server.recv() {
+                    handle(request, &guard, &games);
+                }
+            })
+        })
+        .collect();
+    for worker in workers {
+        let _ = worker.join();
+    }
+}
+
+/// The value of header `name`.
+fn header<'a>(request: &'a Request, name: &'static str) -> Option<&'a str> {
+    request.headers().iter().find(|h| h.field.equiv(name)).map(|h| h.value.as_str())
+}
+
+/// Answers one request.
+fn handle(mut request: Request, guard: &Guard, games: &Arc<Games>) {
+    if let Err(why) = guard.check(header(&request, "Host"), header(&request, "Origin")) {
+        let _ = request.respond(json_response(403, &json!({ "error": why })));
+        return;
+    }
+    let url = request.url().to_string();
+    let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    let method = request.method().clone();
+    let response = match (&method, path) {
+        (Method::Get, "/") => asset(INDEX_HTML, "text/html; charset=utf-8"),
+        (Method::Get, "/app.js") => asset(APP_JS, "text/javascript; charset=utf-8"),
+        (Method::Get, "/style.css") => asset(STYLE_CSS, "text/css; charset=utf-8"),
+        (Method::Get, "/api/setup") => json_response(200, &setup(games)),
+        (Method::Get, "/api/game") => answer(query_id(query).and_then(|id| games.snapshot(id))),
+        (Method::Post, route) if route.starts_with("/api/") => match read_body(&mut request) {
+            Ok(body) => answer(post(route, &body, games)),
+            Err(e) => answer::<()>(Err(e)),
+        },
+        _ => json_response(404, &json!({ "error": format!("no such page: {method} {path}") })),
+    };
+    let _ = request.respond(response);
+}
+
+/// The variants (name, summary, start position) and the engines' names.
+fn setup(games: &Games) -> serde_json::Value {
+    let variants: Vec<_> = crate::variants::VARIANTS
+        .iter()
+        .map(|v| {
+            let start = view::view(v.name, None, &[]).map(|p| p.fen).unwrap_or_default();
+            json!({ "name": v.name, "summary": v.summary, "start": start })
+        })
+        .collect();
+    json!({ "variants": variants, "engines": games.engine_names(), "version": env!("CARGO_PKG_VERSION") })
+}
+
+/// The body of a `POST` (at most [`MAX_BODY`] bytes).
+fn read_body(request: &mut Request) -> Result<String, String> {
+    let mut body = String::new();
+    request
+        .as_reader()
+        .take(MAX_BODY)
+        .read_to_string(&mut body)
+        .map_err(|e| format!("cannot read the request: {e}"))?;
+    Ok(body)
+}
+
+/// A game and what to do with it.
+#[derive(Deserialize)]
+struct GameRequest {
+    id: u64,
+    #[serde(rename = "move")]
+    mv: Option<String>,
+    ply: Option<usize>,
+    engine: Option<String>,
+}
+
+/// Runs a `POST` route.
+fn post(route: &str, body: &str, games: &Arc<Games>) -> Result<games::Snapshot, String> {
+    let parse_error = |e: serde_json::Error| format!("bad request body: {e}");
+    if route == "/api/new" {
+        let new: NewGame = serde_json::from_str(body).map_err(parse_error)?;
+        return games.create(&new);
+    }
+    let request: GameRequest = serde_json::from_str(body).map_err(parse_error)?;
+    match route {
+        "/api/move" => games.play(request.id, request.mv.as_deref().ok_or("no move given")?),
+        "/api/truncate" => games.truncate(request.id, request.ply.ok_or("no ply given")?),
+        "/api/takeback" => games.take_back(request.id),
+        "/api/resume" => games.resume(request.id),
+        "/api/analyse" => games.analyse(request.id, request.engine.as_deref(), request.ply.unwrap_or(0)),
+        _ => Err(format!("no such action: {route}")),
+    }
+}
+
+/// The `id=N` of a query string.
+fn query_id(query: &str) -> Result<u64, String> {
+    query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("id="))
+        .and_then(|id| id.parse().ok())
+        .ok_or_else(|| "expected ?id=N".to_string())
+}
+
+/// A JSON answer: the value, or `{"error": ...}` with status 400.
+fn answer<T: serde::Serialize>(result: Result<T, String>) -> Response<std::io::Cursor<Vec<u8>>> {
+    match result {
+        Ok(value) => json_response(200, &value),
+        Err(error) => json_response(400, &json!({ "error": error })),
+    }
+}
+
+fn json_response<T: serde::Serialize>(status: u16, value: &T) -> Response<std::io::Cursor<Vec<u8>>> {
+    let body = serde_json::to_string(value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"));
+    with_type(Response::from_string(body).with_status_code(status), "application/json")
+}
+
+fn asset(text: &'static str, content_type: &str) -> Response<std::io::Cursor<Vec<u8>>> {
+    with_type(Response::from_string(text), content_type)
+}
+
+fn with_type(
+    response: Response<std::io::Cursor<Vec<u8>>>,
+    content_type: &str,
+) -> Response<std::io::Cursor<Vec<u8>>> {
+    let header = Header::from_bytes("Content-Type", content_type).expect("a valid header");
+    let no_store = Header::from_bytes("Cache-Control", "no-store").expect("a valid header");
+    response.with_header(header).with_header(no_store)
+}
+
+/// Opens `url` in the desktop's browser, if there is one (a failure is only reported).
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if let Err(e) = std::process::Command::new(opener).arg(url).spawn() {
+        eprintln!("steere gui: cannot open a browser ({opener}: {e}); open {url} yourself");
+    }
+}
