@@ -411,5 +411,74 @@ async fn a_person_plays_impasse_and_dipole_in_the_browser() {
     assert_eq!(graph, json!(1), "the evaluation graph is drawn");
     page.shot("impasse-engine-vs-engine").await;
 
+    // A match record: opened from a file, stepped through with the arrow keys, the engines'
+    // depths and scores shown with their moves.
+    let dir = std::env::temp_dir().join(format!("steere-gui-browser-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let record = dir.join("match.pgn");
+    let status = Command::new(STEERE)
+        .args([
+            "match",
+            "--variant",
+            "dipole",
+            "--engine1",
+            STEERE,
+            "name=d3",
+            "depth=3",
+            "--engine2",
+            STEERE,
+        ])
+        .args(["name=d1", "depth=1", "--games", "2", "--pgn", record.to_str().unwrap()])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&record).unwrap();
+    let games = steere::tools::matches::record::parse_records(&text).unwrap();
+    let before = page.game_id().await;
+    page.client
+        .find(Locator::Id("open-record"))
+        .await
+        .unwrap()
+        .send_keys(record.to_str().unwrap())
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while page.game_id().await == before {
+        assert!(Instant::now() < deadline, "the record was not opened");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let id = page.game_id().await;
+    // Opened at its first position, for replaying.
+    let opened = server_game(page.gui, id);
+    let first = page.js("return document.getElementById('fen').value;").await;
+    assert_eq!(first, opened["position"]["history"][0]);
+    let played: Vec<String> =
+        opened["moves"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap().to_string()).collect();
+    assert_eq!(played, games[0].moves, "the record's first game");
+    assert!(opened["moves"][0]["depth"].is_u64(), "recorded depths: {}", opened["moves"][0]);
+    let titles = page.js("return document.getElementById('record-games').options.length;").await;
+    assert_eq!(titles, json!(2));
+    let history = opened["position"]["history"].as_array().unwrap().clone();
+    let body = page.client.find(Locator::Css("body")).await.unwrap();
+    for (ply, expected) in history.iter().enumerate().skip(1).take(3) {
+        body.send_keys("\u{E014}").await.unwrap(); // ArrowRight
+        let shown = page.js("return document.getElementById('fen').value;").await;
+        assert_eq!(&shown, expected, "ply {ply}");
+    }
+    page.shot("record-replay").await;
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // A reload finds the tab's game again.
+    page.client.refresh().await.unwrap();
+    page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while page.js("return document.getElementById('moves').children.length;").await == json!(0) {
+        assert!(Instant::now() < deadline, "the game was not found again after a reload");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(page.game_id().await, id, "the same game after a reload");
+
     page.client.close().await.unwrap();
 }

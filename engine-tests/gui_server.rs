@@ -179,6 +179,23 @@ fn games_against_the_engine_follow_the_rules_and_survive_bad_requests() {
         assert_eq!(back["position"]["to_move"], "white", "{back}");
         assert!(moves(&back).len() < before.len());
     }
+    // Save the last game as a record and open it again: the same moves.
+    let (_, list) =
+        gui.post("/api/new", json!({"variant": "dipole", "players": ["human", "fast"], "movetime": 30}));
+    let id = list["id"].as_u64().unwrap();
+    gui.post("/api/move", json!({"id": id, "move": "e1f2"}));
+    let played = moves(&gui.settled(id));
+    let (status, record) = gui.get(&format!("/api/record?id={id}"));
+    assert_eq!(status, 200);
+    assert!(record.contains("[Variant \"dipole\"]") && record.contains("[Result \"*\"]"), "{record}");
+    let (status, opened) = gui.post("/api/load", json!({"text": record}));
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(moves(&opened["game"]), played);
+    assert_eq!(opened["games"].as_array().unwrap().len(), 1);
+    assert!(opened["game"]["moves"][1]["score"].is_string(), "the engine's score is kept: {opened}");
+    let (status, _) = gui.post("/api/load", json!({"text": "not a record"}));
+    assert_eq!(status, 400);
+
     // A bad FEN is the parser's message, and no game is made.
     let (status, error) = gui.post(
         "/api/new",

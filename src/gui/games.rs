@@ -294,6 +294,93 @@ impl Games {
         Ok(lock(&game).snapshot())
     }
 
+    /// The game in the match runner's record format (docs/matches.md), `*` while unfinished.
+    pub fn record_text(&self, id: u64) -> Result<String, String> {
+        use crate::game::Player;
+        use crate::tools::matches::record::{Category, GameRecord, PlayedMove};
+        let game = self.game(id)?;
+        let g = lock(&game);
+        let position = g.view();
+        let start = view(g.variant, Some(&g.start), &[])?;
+        let side = |name: &str| if name == "white" { Player::P1 } else { Player::P2 };
+        let settings = |player: &str| {
+            if player == "human" { "human".to_string() } else { format!("movetime={}", g.movetime) }
+        };
+        let record = GameRecord {
+            variant: g.variant,
+            number: 1,
+            pair: 1,
+            game_in_pair: 1,
+            white: g.players[0].clone(),
+            black: g.players[1].clone(),
+            white_settings: settings(&g.players[0]),
+            black_settings: settings(&g.players[1]),
+            fen: g.start.clone(),
+            first_to_move: side(start.to_move),
+            moves: g
+                .moves
+                .iter()
+                .map(|m| PlayedMove {
+                    text: m.text.clone(),
+                    time: Duration::ZERO,
+                    depth: m.depth,
+                    score: m.score.clone(),
+                })
+                .collect(),
+            winner: position.winner.map(side),
+            category: if position.result.is_some() { Category::Normal } else { Category::Unfinished },
+            detail: position.result.clone().unwrap_or_else(|| "saved by steere gui".to_string()),
+            timings: Vec::new(),
+        };
+        Ok(record.to_text())
+    }
+
+    /// Opens game `index` (from 0) of a record file as a new game between two people, with
+    /// the recorded depths and scores; returns it and a title for every game of the file.
+    pub fn load(self: &Arc<Games>, text: &str, index: usize) -> Result<(Snapshot, Vec<String>), String> {
+        use crate::tools::matches::record::parse_records;
+        let records = parse_records(text)?;
+        let titles: Vec<String> = records
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let tag = |key| r.tag(key).unwrap_or("?");
+                format!(
+                    "{}: {} - {} {} ({} moves)",
+                    i + 1,
+                    tag("White"),
+                    tag("Black"),
+                    r.result,
+                    r.moves.len()
+                )
+            })
+            .collect();
+        let record = records.get(index).ok_or_else(|| format!("the file has {} games", records.len()))?;
+        let variant = record.tag("Variant").unwrap_or(variants::DEFAULT_VARIANT);
+        let new = NewGame {
+            variant: variant.to_string(),
+            fen: record.tag("FEN").map(str::to_string),
+            players: ["human".to_string(), "human".to_string()],
+            movetime: 1000,
+        };
+        let snapshot = self.create(&new)?;
+        view(variant, new.fen.as_deref(), &record.moves).map_err(|e| format!("game {}: {e}", index + 1))?;
+        let game = self.game(snapshot.id)?;
+        let mut g = lock(&game);
+        g.moves = record
+            .moves
+            .iter()
+            .zip(&record.comments)
+            .map(|(text, comment)| {
+                let (depth, score) = comment.as_deref().map(read_comment).unwrap_or_default();
+                Played { text: text.clone(), depth, score }
+            })
+            .collect();
+        g.generation += 1;
+        g.changed();
+        Ok((g.snapshot(), titles))
+    }
+
     /// Has `engine` analyse the position after `ply` moves, or stops the analysis (`None`).
     pub fn analyse(self: &Arc<Games>, id: u64, engine: Option<&str>, ply: usize) -> Result<Snapshot, String> {
         let game = self.game(id)?;
@@ -471,6 +558,22 @@ fn read_info(line: &str, analysis: &mut Analysis, variant: &str) {
         }
         i += 1;
     }
+}
+
+/// The depth and score of a record's move comment, `{0.004s d4 cp18}` (scores as `cp 18`,
+/// `mate -3`).
+fn read_comment(comment: &str) -> (Option<u32>, Option<String>) {
+    let (mut depth, mut score) = (None, None);
+    for word in comment.split_whitespace() {
+        if let Some(d) = word.strip_prefix('d').and_then(|d| d.parse().ok()) {
+            depth = Some(d);
+        } else if let Some(v) = word.strip_prefix("cp").filter(|v| v.parse::<i64>().is_ok()) {
+            score = Some(format!("cp {v}"));
+        } else if let Some(v) = word.strip_prefix("mate").filter(|v| v.parse::<i64>().is_ok()) {
+            score = Some(format!("mate {v}"));
+        }
+    }
+    (depth, score)
 }
 
 /// ` moves M1 M2 ...`, or nothing for no moves.

@@ -16,9 +16,10 @@
 //! needs nothing more.
 //!
 //! **Routes.** `GET /` (the page), `/app.js`, `/style.css`; `GET /api/setup` (variants and
-//! engines); `GET /api/game?id=N`; `POST` with a JSON body: `/api/new` (a [`games::NewGame`]),
+//! engines); `GET /api/game?id=N`; `GET /api/record?id=N` (the game as a record, text); `POST` with a JSON body: `/api/new` (a [`games::NewGame`]),
 //! `/api/move` (`{"id": N, "move": "d2f4"}`), `/api/truncate` (`{"id": N, "ply": K}`),
-//! `/api/takeback` and `/api/resume` (`{"id": N}`), `/api/analyse` (`{"id": N, "engine": NAME,
+//! `/api/takeback` and `/api/resume` (`{"id": N}`), `/api/load` (`{"text": RECORD, "index": K}`:
+//! game K of a record file, as a new game; answers `{"game": ..., "games": [titles]}`), `/api/analyse` (`{"id": N, "engine": NAME,
 //! "ply": K}` analyses the position after K moves; without `engine` it stops). Answers are JSON: a game's
 //! [`games::Snapshot`], or `{"error": "..."}` with status 400 (404 for an unknown route, 403
 //! for a refused origin).
@@ -159,6 +160,14 @@ fn handle(mut request: Request, guard: &Guard, games: &Arc<Games>) {
         (Method::Get, "/style.css") => asset(STYLE_CSS, "text/css; charset=utf-8"),
         (Method::Get, "/api/setup") => json_response(200, &setup(games)),
         (Method::Get, "/api/game") => answer(query_id(query).and_then(|id| games.snapshot(id))),
+        (Method::Get, "/api/record") => match query_id(query).and_then(|id| games.record_text(id)) {
+            Ok(text) => with_type(Response::from_string(text), "text/plain; charset=utf-8"),
+            Err(e) => answer::<()>(Err(e)),
+        },
+        (Method::Post, "/api/load") => match read_body(&mut request) {
+            Ok(body) => answer(load(&body, games)),
+            Err(e) => answer::<()>(Err(e)),
+        },
         (Method::Post, route) if route.starts_with("/api/") => match read_body(&mut request) {
             Ok(body) => answer(post(route, &body, games)),
             Err(e) => answer::<()>(Err(e)),
@@ -217,6 +226,20 @@ fn post(route: &str, body: &str, games: &Arc<Games>) -> Result<games::Snapshot, 
         "/api/analyse" => games.analyse(request.id, request.engine.as_deref(), request.ply.unwrap_or(0)),
         _ => Err(format!("no such action: {route}")),
     }
+}
+
+/// A record file to open: its text and the game wanted.
+#[derive(Deserialize)]
+struct LoadRequest {
+    text: String,
+    index: Option<usize>,
+}
+
+/// `/api/load`: the game and the titles of every game of the file.
+fn load(body: &str, games: &Arc<Games>) -> Result<serde_json::Value, String> {
+    let request: LoadRequest = serde_json::from_str(body).map_err(|e| format!("bad request body: {e}"))?;
+    let (game, titles) = games.load(&request.text, request.index.unwrap_or(0))?;
+    Ok(json!({ "game": game, "games": titles }))
 }
 
 /// The `id=N` of a query string.

@@ -391,6 +391,37 @@ function schedulePoll(delay) {
   pollTimer = setTimeout(poll, delay);
 }
 
+/// The text of the record file opened, to open its other games.
+let recordText = null;
+
+async function openRecord(index) {
+  try {
+    const data = await api("/api/load", { text: recordText, index });
+    const select = $("record-games");
+    select.innerHTML = "";
+    data.games.forEach((title, i) => select.add(new Option(title, String(i))));
+    select.value = String(index);
+    select.hidden = false;
+    state.version = 0;
+    state.moves = null;
+    accept(data.game);
+    state.shown = 0; // replay from the start
+    render();
+  } catch (e) {
+    showError(e.message);
+  }
+}
+
+async function saveGame() {
+  const response = await fetch(`/api/record?id=${state.game.id}`);
+  const text = await response.text();
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  link.download = `steere-${state.game.variant}-${state.game.id}.pgn`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+}
+
 async function poll() {
   if (state.game) {
     try {
@@ -430,6 +461,14 @@ async function init() {
   $("resume").onclick = () => action("/api/resume");
   $("pass").onclick = () => play("pass");
   $("play-from-here").onclick = () => action("/api/truncate", { ply: shownPly() });
+  $("save").onclick = saveGame;
+  $("open-record").onchange = async (e) => {
+    const file = e.target.files[0];
+    if (!file) return;
+    recordText = await file.text();
+    openRecord(0);
+  };
+  $("record-games").onchange = (e) => openRecord(Number(e.target.value));
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT") return;
     if (e.key === "ArrowLeft") step(-1);

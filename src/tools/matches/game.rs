@@ -79,14 +79,14 @@ pub fn play<G: Rules>(
         fen: opening.fen(),
         first_to_move: opening.to_move(),
         moves: Vec::new(),
-        winner: Side::P1,
+        winner: Some(Side::P1),
         category: Category::Normal,
         detail: String::new(),
         timings: Vec::new(),
     };
     let mut players = [white, black];
     let finish = |mut record: GameRecord, loser: Side, category: Category, detail: String| {
-        record.winner = loser.opponent();
+        record.winner = Some(loser.opponent());
         record.category = category;
         record.detail = format!("{}: {detail}", rules::player_name::<G>(loser));
         Some(record)
@@ -176,7 +176,7 @@ pub fn play<G: Rules>(
             score: reply.score,
         });
     }
-    record.winner = rules::winner(&pos).expect("the games played so far have no draws");
+    record.winner = Some(rules::winner(&pos).expect("the games played so far have no draws"));
     record.detail = pos.ending().unwrap_or_default();
     Some(record)
 }

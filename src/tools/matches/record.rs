@@ -58,6 +58,8 @@ pub enum Category {
     Timeout,
     /// The loser's process exited, closed its output or could not be started.
     Crash,
+    /// Not a match ending: a game saved before its end (by `steere gui`), result `*`.
+    Unfinished,
 }
 
 impl Category {
@@ -80,12 +82,14 @@ impl Category {
             Category::TimeForfeit => "time forfeit",
             Category::Timeout => "timeout",
             Category::Crash => "crash",
+            Category::Unfinished => "unfinished",
         }
     }
 
     /// The category of a label.
     pub fn from_label(label: &str) -> Option<Category> {
-        Category::ALL.into_iter().find(|c| c.label() == label)
+        let unfinished = (label == "unfinished").then_some(Category::Unfinished);
+        Category::ALL.into_iter().find(|c| c.label() == label).or(unfinished)
     }
 }
 
@@ -127,8 +131,8 @@ pub struct GameRecord {
     pub moves: Vec<PlayedMove>,
     /// The player who moved first from the opening.
     pub first_to_move: Player,
-    /// Who won (`P1`: White).
-    pub winner: Player,
+    /// Who won (`P1`: White); `None` for an unfinished game.
+    pub winner: Option<Player>,
     /// How the game ended.
     pub category: Category,
     /// The detail of the ending.
@@ -139,11 +143,12 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// `1-0` or `0-1`.
+    /// `1-0`, `0-1`, or `*` for an unfinished game.
     pub fn result(&self) -> &'static str {
         match self.winner {
-            Player::P1 => "1-0",
-            Player::P2 => "0-1",
+            Some(Player::P1) => "1-0",
+            Some(Player::P2) => "0-1",
+            None => "*",
         }
     }
 
@@ -215,6 +220,8 @@ pub struct ParsedGame {
     pub moves: Vec<String>,
     /// The time of each move, from its comment (`None` without one).
     pub times: Vec<Option<Duration>>,
+    /// Each move's comment, without its braces (`None` without one).
+    pub comments: Vec<Option<String>>,
     /// The result token that ended the game.
     pub result: String,
 }
@@ -260,9 +267,10 @@ impl Job for ReplayJob<'_> {
             pos = pos.make_move(mv);
         }
         let winner = match game.result.as_str() {
-            "1-0" => Player::P1,
-            "0-1" => Player::P2,
-            other => return Err(format!("result '{other}' is not 1-0 or 0-1")),
+            "1-0" => Some(Player::P1),
+            "0-1" => Some(Player::P2),
+            "*" => None,
+            other => return Err(format!("result '{other}' is not 1-0, 0-1 or *")),
         };
         if game.tag("Result") != Some(game.result.as_str()) {
             return Err(format!("the Result tag disagrees with the result token {}", game.result));
@@ -273,13 +281,17 @@ impl Job for ReplayJob<'_> {
         let name = rules::player_name::<G>;
         let decided = rules::winner(&pos);
         match (category, decided) {
-            (Category::Normal, Some(w)) if w == winner => {}
+            (Category::Normal, Some(w)) if Some(w) == winner => {}
             (Category::Normal, _) => {
+                let winner = winner.map_or("nobody", name);
                 return Err(format!(
-                    "a normal ending, but the final position {} is not won by {}",
-                    pos.fen(),
-                    name(winner)
+                    "a normal ending, but the final position {} is not won by {winner}",
+                    pos.fen()
                 ));
+            }
+            (Category::Unfinished, None) if winner.is_none() => {}
+            (_, None) if winner.is_none() => {
+                return Err("result '*' but the reason is not 'unfinished'".to_string());
             }
             (_, None) => {}
             (_, Some(w)) => {
@@ -317,19 +329,23 @@ pub fn parse_records(text: &str) -> Result<Vec<ParsedGame>, String> {
                 if let Some(last) = game.times.last_mut() {
                     *last = comment[..end].split_whitespace().next().and_then(parse_time);
                 }
+                if let Some(last) = game.comments.last_mut() {
+                    *last = Some(comment[..end].to_string());
+                }
                 rest = &comment[end + 1..];
                 continue;
             }
             let end = rest.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(rest.len());
             let token = &rest[..end];
             rest = &rest[end..];
-            if token == "1-0" || token == "0-1" {
+            if token == "1-0" || token == "0-1" || token == "*" {
                 game.result = token.to_string();
                 games.push(std::mem::take(&mut game));
                 in_moves = false;
             } else if !token.ends_with('.') {
                 game.moves.push(token.to_string());
                 game.times.push(None);
+                game.comments.push(None);
             }
         }
     }
@@ -389,7 +405,7 @@ mod tests {
                 },
                 PlayedMove { text: "b2f6".into(), time: Duration::from_millis(2), depth: None, score: None },
             ],
-            winner: Player::P2,
+            winner: Some(Player::P2),
             category: Category::IllegalMove,
             detail: "white sent 'a1a1'".to_string(),
             timings: Vec::new(),

@@ -49,7 +49,7 @@ impl Tally {
     /// Counts a finished game; returns true when it completes its pair.
     pub fn add(&mut self, record: &GameRecord) -> bool {
         let engine1_color = if record.game_in_pair == 1 { Player::P1 } else { Player::P2 };
-        let winner = usize::from(record.winner != engine1_color);
+        let winner = usize::from(record.winner != Some(engine1_color));
         let loser = 1 - winner;
         let color_of = |engine: usize| if engine == 0 { engine1_color } else { engine1_color.opponent() };
         self.games += 1;
