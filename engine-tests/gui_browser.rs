@@ -470,6 +470,30 @@ async fn a_person_plays_impasse_and_dipole_in_the_browser() {
     page.shot("record-replay").await;
     let _ = std::fs::remove_dir_all(&dir);
 
+    // A game with clocks: both shown, the side to move's running.
+    page.js("document.getElementById('clock').value = '1+1';").await;
+    page.new_game("dipole", "human", "steere", 100, "").await;
+    page.js("document.getElementById('clock').value = '';").await;
+    let clock_game = page.game_id().await;
+    page.settled(clock_game).await;
+    page.click_square("e1").await;
+    page.click_square("f2").await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server_game(page.gui, clock_game)["moves"].as_array().unwrap().len() < 2 {
+        assert!(Instant::now() < deadline, "no reply under the clock");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let clocks = page.client.find(Locator::Id("clocks")).await.unwrap().text().await.unwrap();
+    assert!(clocks.contains("white 0:5") || clocks.contains("white 1:0"), "{clocks}");
+    assert!(clocks.contains("black "), "{clocks}");
+    page.shot("dipole-clocks").await;
+    // Back to the replayed record for the reload check.
+    page.new_game("impasse", "human", "human", 100, "").await;
+    let id = page.game_id().await;
+    page.settled(id).await;
+    page.click_square("d2").await;
+    page.click_square("f4").await;
+
     // A reload finds the tab's game again.
     page.client.refresh().await.unwrap();
     page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();

@@ -206,6 +206,39 @@ fn games_against_the_engine_follow_the_rules_and_survive_bad_requests() {
 }
 
 #[test]
+fn clocks_run_for_people_and_engines_and_flag_a_loss_on_time() {
+    let gui = Gui::start(&[format!("fast={STEERE}")]);
+    // A person with 300 ms who does not move loses on time, and can no longer move.
+    let (_, game) = gui.post(
+        "/api/new",
+        json!({"variant": "impasse", "players": ["human", "human"], "movetime": 100, "clock": [300, 0]}),
+    );
+    let id = game["id"].as_u64().unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    let flagged = gui.settled(id);
+    assert_eq!(flagged["time_loss"], "white", "{flagged}");
+    let (status, refused) = gui.post("/api/move", json!({"id": id, "move": "d2f4"}));
+    assert_eq!(status, 400, "{refused}");
+    let (_, record) = gui.get(&format!("/api/record?id={id}"));
+    assert!(
+        record.contains("[Result \"0-1\"]") && record.contains("time forfeit: white: lost on time"),
+        "{record}"
+    );
+    // An engine gets both clocks with `go wtime ... btime ...` and answers within its time.
+    let (_, game) = gui.post(
+        "/api/new",
+        json!({"variant": "dipole", "players": ["human", "fast"], "movetime": 100, "clock": [4000, 200]}),
+    );
+    let id = game["id"].as_u64().unwrap();
+    gui.post("/api/move", json!({"id": id, "move": "e1f2"}));
+    let replied = gui.settled(id);
+    assert_eq!(moves(&replied).len(), 2, "{replied}");
+    assert!(replied["time_loss"].is_null());
+    let clocks = replied["clocks"].as_array().unwrap();
+    assert!(clocks.iter().all(|c| c.as_i64().unwrap() > 0 && c.as_i64().unwrap() <= 4200), "{clocks:?}");
+}
+
+#[test]
 fn faulty_engines_are_reported_and_the_game_keeps_its_moves() {
     let dir = temp_dir("faults");
     let engines = [

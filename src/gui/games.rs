@@ -3,7 +3,8 @@
 //! A game is its variant, its start position, the moves played (with what the engine said of
 //! its own moves) and who plays each side: a person at the page, or an engine given on the
 //! command line. Whenever an engine is to move, a thread lends it the game's engine process,
-//! sends `position ... moves ...` and `go movetime T`, checks the answer with the rules, and
+//! sends `position ... moves ...` and `go movetime T` (or, with a clock, `go wtime W btime B
+//! winc I binc I`), checks the answer with the rules, and
 //! plays it only if the game has not changed meanwhile (a take-back or a new game makes the
 //! answer stale: it is dropped). An engine that crashes, hangs or answers with an illegal move
 //! changes nothing: the game keeps its moves, the fault is shown, and engine play pauses until
@@ -17,7 +18,7 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How much longer than its move time an engine may take before it counts as hung.
 const GRACE: Duration = Duration::from_secs(5);
@@ -42,8 +43,11 @@ pub struct NewGame {
     pub fen: Option<String>,
     /// Who plays White (P1) and Black: `human` or an engine's name.
     pub players: [String; 2],
-    /// The engines' time per move in milliseconds.
+    /// The engines' time per move in milliseconds (without a clock).
     pub movetime: u64,
+    /// A clock for both sides instead: `[base, increment]` in milliseconds.
+    #[serde(default)]
+    pub clock: Option<[u64; 2]>,
 }
 
 /// What the analysing engine says of a position of the game.
@@ -86,6 +90,12 @@ pub struct Snapshot {
     pub players: [String; 2],
     /// The engines' time per move.
     pub movetime: u64,
+    /// The time left on each side's clock in milliseconds, counted to now (with a clock).
+    pub clocks: Option<[i64; 2]>,
+    /// The increment of the clock.
+    pub increment: u64,
+    /// The side that lost on time, if one did: the game is over.
+    pub time_loss: Option<&'static str>,
     /// True while an engine thinks.
     pub thinking: bool,
     /// The last engine fault, while engine play is paused.
@@ -104,6 +114,13 @@ struct Game {
     moves: Vec<Played>,
     players: [String; 2],
     movetime: u64,
+    /// Each side's time left in milliseconds when its turn began (with a clock).
+    clocks: Option<[i64; 2]>,
+    increment: u64,
+    /// When the turn of the side to move began.
+    turn_started: Instant,
+    /// The side that lost on time.
+    time_loss: Option<usize>,
     /// The engine process of each side, started on its first move.
     engines: [Option<Engine>; 2],
     thinking: bool,
@@ -137,6 +154,9 @@ impl Game {
             position: self.view(),
             players: self.players.clone(),
             movetime: self.movetime,
+            clocks: self.clocks_now(),
+            increment: self.increment,
+            time_loss: self.time_loss.map(|side| ["white", "black"][side]),
             thinking: self.thinking,
             error: self.error.clone(),
             version: self.version,
@@ -144,10 +164,47 @@ impl Game {
         }
     }
 
+    /// The clocks counted to now: the side to move's running time is taken off.
+    fn clocks_now(&self) -> Option<[i64; 2]> {
+        let mut clocks = self.clocks?;
+        if self.time_loss.is_none() && self.view().result.is_none() {
+            let side = usize::from(self.view().to_move != "white");
+            clocks[side] -= self.turn_started.elapsed().as_millis() as i64;
+        }
+        Some(clocks)
+    }
+
+    /// Charges the move just made by `side` to its clock (and adds the increment), or records
+    /// its loss on time; the other side's turn starts now.
+    fn charge(&mut self, side: usize) {
+        if let Some(clocks) = self.clocks.as_mut() {
+            clocks[side] -= self.turn_started.elapsed().as_millis() as i64;
+            if clocks[side] < 0 {
+                self.time_loss = Some(side);
+            } else {
+                clocks[side] += self.increment as i64;
+            }
+        }
+        self.turn_started = Instant::now();
+    }
+
+    /// Records a loss on time of the side to move if its clock has run out (checked whenever
+    /// the game is looked at).
+    fn check_flag(&mut self) {
+        if let Some(clocks) = self.clocks_now() {
+            let view = self.view();
+            let side = usize::from(view.to_move != "white");
+            if self.time_loss.is_none() && view.result.is_none() && clocks[side] < 0 {
+                self.time_loss = Some(side);
+                self.changed();
+            }
+        }
+    }
+
     /// The side (0 = White) to move when an engine is to move and may.
     fn engine_to_move(&self, view: &PositionView) -> Option<usize> {
         let side = usize::from(view.to_move != "white");
-        let may = !self.thinking && self.error.is_none() && view.result.is_none();
+        let may = !self.thinking && self.error.is_none() && view.result.is_none() && self.time_loss.is_none();
         (may && self.players[side] != "human").then_some(side)
     }
 
@@ -195,6 +252,10 @@ impl Games {
             moves: Vec::new(),
             players: new.players.clone(),
             movetime: new.movetime.clamp(10, 600_000),
+            clocks: new.clock.map(|[base, _]| [base.clamp(100, 36_000_000) as i64; 2]),
+            increment: new.clock.map_or(0, |[_, inc]| inc.min(600_000)),
+            turn_started: Instant::now(),
+            time_loss: None,
             engines: [None, None],
             thinking: false,
             error: None,
@@ -218,8 +279,9 @@ impl Games {
     /// The state of game `id`.
     pub fn snapshot(&self, id: u64) -> Result<Snapshot, String> {
         let game = self.game(id)?;
-        let snapshot = lock(&game).snapshot();
-        Ok(snapshot)
+        let mut g = lock(&game);
+        g.check_flag();
+        Ok(g.snapshot())
     }
 
     /// Plays a person's move; refused when it is an engine's turn or the move is illegal.
@@ -227,6 +289,10 @@ impl Games {
         let game = self.game(id)?;
         {
             let mut g = lock(&game);
+            g.check_flag();
+            if let Some(side) = g.time_loss {
+                return Err(format!("{} has lost on time", ["white", "black"][side]));
+            }
             let position = g.view();
             let side = usize::from(position.to_move != "white");
             if g.players[side] != "human" {
@@ -235,6 +301,7 @@ impl Games {
             let mut texts = g.texts();
             texts.push(text.to_string());
             view(g.variant, Some(&g.start), &texts)?;
+            g.charge(side);
             g.moves.push(Played { text: text.to_string(), depth: None, score: None });
             g.generation += 1;
             g.changed();
@@ -254,6 +321,8 @@ impl Games {
             }
             g.moves.truncate(ply);
             g.generation += 1;
+            g.time_loss = None;
+            g.turn_started = Instant::now();
             g.thinking = false;
             g.error = None;
             g.changed();
@@ -327,9 +396,19 @@ impl Games {
                     score: m.score.clone(),
                 })
                 .collect(),
-            winner: position.winner.map(side),
-            category: if position.result.is_some() { Category::Normal } else { Category::Unfinished },
-            detail: position.result.clone().unwrap_or_else(|| "saved by steere gui".to_string()),
+            winner: match g.time_loss {
+                Some(loser) => Some([Player::P2, Player::P1][loser]),
+                None => position.winner.map(side),
+            },
+            category: match (g.time_loss, &position.result) {
+                (Some(_), _) => Category::TimeForfeit,
+                (None, Some(_)) => Category::Normal,
+                (None, None) => Category::Unfinished,
+            },
+            detail: match g.time_loss {
+                Some(loser) => format!("{}: lost on time", ["white", "black"][loser]),
+                None => position.result.clone().unwrap_or_else(|| "saved by steere gui".to_string()),
+            },
             timings: Vec::new(),
         };
         Ok(record.to_text())
@@ -362,6 +441,7 @@ impl Games {
             fen: record.tag("FEN").map(str::to_string),
             players: ["human".to_string(), "human".to_string()],
             movetime: 1000,
+            clock: None,
         };
         let snapshot = self.create(&new)?;
         view(variant, new.fen.as_deref(), &record.moves).map_err(|e| format!("game {}: {e}", index + 1))?;
@@ -425,14 +505,27 @@ impl Games {
             spec.set_variant(g.variant);
         }
         let engine = g.engines[side].take().filter(Engine::is_usable);
+        let go = match g.clocks_now() {
+            Some([white, black]) => format!(
+                "go wtime {} btime {} winc {inc} binc {inc}",
+                white.max(0),
+                black.max(0),
+                inc = g.increment
+            ),
+            None => format!("go movetime {}", g.movetime),
+        };
+        let budget = match g.clocks_now() {
+            Some(clocks) => clocks[side].max(0) as u64,
+            None => g.movetime,
+        };
         let request =
-            (g.generation, format!("position fen {}{}", g.start, moves_suffix(&g.texts())), g.movetime);
+            (g.generation, format!("position fen {}{}", g.start, moves_suffix(&g.texts())), go, budget);
         g.thinking = true;
         g.changed();
         let (games, game) = (self.clone(), game.clone());
         std::thread::spawn(move || {
-            let (generation, position_line, movetime) = request;
-            let (engine, reply) = think(engine, &spec, &position_line, movetime);
+            let (generation, position_line, go, budget) = request;
+            let (engine, reply) = think(engine, &spec, &position_line, &go, budget);
             games.answer(&game, side, &name, generation, engine, reply);
         });
     }
@@ -463,8 +556,11 @@ impl Games {
             });
             match checked {
                 Ok(played) => {
-                    g.moves.push(played);
-                    g.generation += 1;
+                    g.charge(side);
+                    if g.time_loss.is_none() {
+                        g.moves.push(played);
+                        g.generation += 1;
+                    }
                 }
                 Err(e) => g.error = Some(e),
             }
@@ -581,13 +677,15 @@ fn moves_suffix(texts: &[String]) -> String {
     if texts.is_empty() { String::new() } else { format!(" moves {}", texts.join(" ")) }
 }
 
-/// Asks `engine` (started from `spec` if `None`) for a move; returns the engine to keep (none
-/// when it failed) and the move or what went wrong.
+/// Asks `engine` (started from `spec` if `None`) for a move with `go`, allowing it `budget`
+/// milliseconds (plus a grace); returns the engine to keep (none when it failed) and the move
+/// or what went wrong.
 fn think(
     engine: Option<Engine>,
     spec: &EngineSpec,
     position: &str,
-    movetime: u64,
+    go: &str,
+    budget: u64,
 ) -> (Option<Engine>, Result<Played, String>) {
     let name = spec.name.clone().unwrap_or_else(|| spec.command.join(" "));
     let mut engine = match engine {
@@ -597,8 +695,8 @@ fn think(
             Err(e) => return (None, Err(format!("{name} could not start: {e}"))),
         },
     };
-    let limit = Duration::from_millis(movetime) + GRACE;
-    match engine.think(position, &format!("go movetime {movetime}"), limit) {
+    let limit = Duration::from_millis(budget) + GRACE;
+    match engine.think(position, go, limit) {
         Ok(reply) if reply.bestmove.is_empty() || reply.bestmove == "(none)" => {
             (Some(engine), Err(format!("{name} answered 'bestmove {}' without a move", reply.bestmove)))
         }

@@ -75,6 +75,7 @@ function showError(message) {
 
 function accept(game) {
   state.game = game;
+  state.received = performance.now();
   if (game.thinking) schedulePoll(50);
   sessionStorage.setItem("steere-game", String(game.id));
   if (game.version !== state.version) {
@@ -99,7 +100,29 @@ function shownPly() {
 function humanToMove() {
   const g = state.game;
   const side = g.position.to_move === "white" ? 0 : 1;
-  return g.players[side] === "human" && !g.position.result && shownPly() === g.moves.length;
+  return g.players[side] === "human" && !g.position.result && !g.time_loss && shownPly() === g.moves.length;
+}
+
+/// `m:ss.t` for a clock's milliseconds (never below zero).
+function clockText(ms) {
+  const t = Math.max(0, ms);
+  const minutes = Math.floor(t / 60000);
+  const seconds = ((t % 60000) / 1000).toFixed(1).padStart(4, "0");
+  return `${minutes}:${seconds}`;
+}
+
+/// The clocks, the side to move's running down since the state was received.
+function renderClocks() {
+  const g = state.game;
+  $("clocks").hidden = !g || !g.clocks;
+  if (!g || !g.clocks) return;
+  const running = g.position.result || g.time_loss ? -1 : g.position.to_move === "white" ? 0 : 1;
+  ["white", "black"].forEach((name, side) => {
+    const left = g.clocks[side] - (side === running ? performance.now() - state.received : 0);
+    const span = $(`clock-${name}`);
+    span.textContent = `${name} ${clockText(left)}`;
+    span.className = side === running ? "running" : "";
+  });
 }
 
 /// The legal moves still possible after the squares clicked so far.
@@ -136,7 +159,8 @@ function render() {
     moves.lastChild.appendChild(span);
   });
   let status;
-  if (g.position.result && ply === g.moves.length) status = `Game over: ${g.position.result}`;
+  if (g.time_loss && ply === g.moves.length) status = `Game over: ${g.time_loss} has lost on time`;
+  else if (g.position.result && ply === g.moves.length) status = `Game over: ${g.position.result}`;
   else if (ply !== g.moves.length) status = `Viewing move ${ply} of ${g.moves.length}`;
   else if (g.thinking) status = `${g.players[g.position.to_move === "white" ? 0 : 1]} is thinking...`;
   else status = `${g.position.to_move} to move`;
@@ -148,6 +172,7 @@ function render() {
   renderChoice();
   renderAnalysis(ply);
   renderGraph(ply);
+  renderClocks();
 }
 
 /// A score as people read it: `+0.35` for `cp 35`, `win in 3` / `loss in 3` for `mate 3` /
@@ -368,14 +393,18 @@ async function action(path, extra) {
 async function newGame(event) {
   if (event) event.preventDefault();
   try {
+    const clock = $("clock").value.trim().match(/^(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$/);
+    if ($("clock").value.trim() && !clock) throw new Error("clock: expected minutes+seconds, e.g. 5+3");
     const game = await api("/api/new", {
       variant: $("variant").value,
       fen: $("setup-fen").value.trim() || null,
       players: [$("white").value, $("black").value],
       movetime: Number($("movetime").value) || 1000,
+      clock: clock ? [Math.round(Number(clock[1]) * 60000), Math.round(Number(clock[2] || 0) * 1000)] : null,
     });
     state.version = 0;
     state.moves = null;
+    $("record-games").hidden = true; // the record chooser belongs to the record's games
     accept(game);
   } catch (e) {
     showError(e.message);
@@ -430,7 +459,9 @@ async function poll() {
       showError(e.message);
     }
   }
-  const busy = state.game && (state.game.thinking || (state.game.analysis && state.game.analysis.running));
+  const g = state.game;
+  const clockRunning = g && g.clocks && !g.time_loss && !g.position.result;
+  const busy = g && (g.thinking || clockRunning || (g.analysis && g.analysis.running));
   schedulePoll(busy ? (state.game.thinking ? 50 : 250) : 700);
 }
 
@@ -485,6 +516,7 @@ async function init() {
     await newGame();
   }
   poll();
+  setInterval(renderClocks, 100);
 }
 
 init().catch((e) => showError(e.message));
