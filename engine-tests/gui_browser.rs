@@ -295,10 +295,12 @@ async fn a_person_plays_impasse_and_dipole_in_the_browser() {
     assert!(status.starts_with("Game over: "), "{status}");
     times.sort();
     eprintln!(
-        "impasse at 100 ms per move: {} engine replies, click to reply drawn: median {:?}, max {:?}",
+        "impasse at 100 ms per move: {} engine replies, click to reply drawn: median {:?}, p90 {:?}, max {:?}; slowest: {:?}",
         times.len(),
         times[times.len() / 2],
-        times.last()
+        times[times.len() * 9 / 10],
+        times.last(),
+        &times[times.len().saturating_sub(4)..]
     );
 
     // Take back: back to the person's turn, with fewer moves.

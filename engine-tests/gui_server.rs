@@ -206,6 +206,43 @@ fn games_against_the_engine_follow_the_rules_and_survive_bad_requests() {
 }
 
 #[test]
+fn the_event_stream_pushes_every_change_as_it_happens() {
+    let gui = Gui::start(&[format!("fast={STEERE}")]);
+    let (_, game) =
+        gui.post("/api/new", json!({"variant": "impasse", "players": ["human", "fast"], "movetime": 100}));
+    let id = game["id"].as_u64().unwrap();
+    let mut stream = TcpStream::connect(("127.0.0.1", gui.port)).unwrap();
+    write!(stream, "GET /api/events?id={id} HTTP/1.1\r\nHost: 127.0.0.1:{}\r\n\r\n", gui.port).unwrap();
+    stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    let mut reader = BufReader::new(stream);
+    let mut header = String::new();
+    reader.read_line(&mut header).unwrap();
+    assert!(header.starts_with("HTTP/1.1 200"), "{header}");
+    // Reads events until one has `moves` moves; returns when it came.
+    let mut until = |moves_wanted: usize| -> Instant {
+        loop {
+            let mut line = String::new();
+            assert!(reader.read_line(&mut line).unwrap() > 0, "the stream ended");
+            if let Some(data) = line.strip_prefix("data: ") {
+                let game: Value = serde_json::from_str(data).unwrap();
+                if game["moves"].as_array().unwrap().len() == moves_wanted {
+                    return Instant::now();
+                }
+            }
+        }
+    };
+    until(0);
+    let sent = Instant::now();
+    gui.post("/api/move", json!({"id": id, "move": "d2f4"}));
+    until(1);
+    let replied = until(2);
+    // The engine's reply is pushed at once, not at the next heartbeat (1 s).
+    assert!(replied.duration_since(sent) < Duration::from_millis(900), "{:?}", replied.duration_since(sent));
+    // A stream for a game that does not exist is an error, not a hang.
+    assert_eq!(gui.get("/api/events?id=999").0, 400);
+}
+
+#[test]
 fn clocks_run_for_people_and_engines_and_flag_a_loss_on_time() {
     let gui = Gui::start(&[format!("fast={STEERE}")]);
     // A person with 300 ms who does not move loses on time, and can no longer move.

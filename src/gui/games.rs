@@ -17,8 +17,27 @@ use crate::variants;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+
+/// Counts every change of every game, with a condition variable that wakes the event streams
+/// (`/api/events`) when one happens.
+static CHANGES: (Mutex<u64>, Condvar) = (Mutex::new(0), Condvar::new());
+
+/// Waits until some game has changed since `seen` (a count of all changes) or `timeout` has
+/// passed; returns the current count.
+pub fn wait_for_change(seen: u64, timeout: Duration) -> u64 {
+    let (count, signal) = &CHANGES;
+    let guard = lock(count);
+    let (guard, _) =
+        signal.wait_timeout_while(guard, timeout, |now| *now == seen).unwrap_or_else(|p| p.into_inner());
+    *guard
+}
+
+/// The count of all changes so far.
+pub fn changes() -> u64 {
+    *lock(&CHANGES.0)
+}
 
 /// How much longer than its move time an engine may take before it counts as hung.
 const GRACE: Duration = Duration::from_secs(5);
@@ -210,6 +229,9 @@ impl Game {
 
     fn changed(&mut self) {
         self.version += 1;
+        let (count, signal) = &CHANGES;
+        *lock(count) += 1;
+        signal.notify_all();
     }
 }
 

@@ -12,11 +12,12 @@
 //!
 //! **The HTTP crate.** `tiny_http`: a small synchronous HTTP/1.1 server (a handful of
 //! dependencies, no async runtime), which fits an engine whose every other part is plain
-//! threads; the page polls the game's state a few times a second while an engine thinks, which
-//! needs nothing more.
+//! threads. Live state reaches the page as server-sent events (`/api/events`), each stream on
+//! its own thread (see [`events`] for how it gets an unbuffered connection).
 //!
 //! **Routes.** `GET /` (the page), `/app.js`, `/style.css`; `GET /api/setup` (variants and
-//! engines); `GET /api/game?id=N`; `GET /api/record?id=N` (the game as a record, text); `POST` with a JSON body: `/api/new` (a [`games::NewGame`]),
+//! engines); `GET /api/game?id=N`; `GET /api/events?id=N` (server-sent events: the game's
+//! state at every change); `GET /api/record?id=N` (the game as a record, text); `POST` with a JSON body: `/api/new` (a [`games::NewGame`]),
 //! `/api/move` (`{"id": N, "move": "d2f4"}`), `/api/truncate` (`{"id": N, "ply": K}`),
 //! `/api/takeback` and `/api/resume` (`{"id": N}`), `/api/load` (`{"text": RECORD, "index": K}`:
 //! game K of a record file, as a new game; answers `{"game": ..., "games": [titles]}`), `/api/analyse` (`{"id": N, "engine": NAME,
@@ -32,8 +33,9 @@ use games::{Games, NewGame};
 use guard::Guard;
 use serde::Deserialize;
 use serde_json::json;
-use std::io::Read;
+use std::io::{Read, Write};
 use std::sync::Arc;
+use std::time::Duration;
 use tiny_http::{Header, Method, Request, Response, Server};
 
 /// The page, compiled in.
@@ -154,6 +156,19 @@ fn handle(mut request: Request, guard: &Guard, games: &Arc<Games>) {
     let url = request.url().to_string();
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
     let method = request.method().clone();
+    if method == Method::Get && path == "/api/events" {
+        // A stream that lasts as long as the page: served on its own thread.
+        match query_id(query).and_then(|id| games.snapshot(id).map(|_| id)) {
+            Ok(id) => {
+                let games = games.clone();
+                std::thread::spawn(move || events(request, id, &games));
+            }
+            Err(e) => {
+                let _ = request.respond(answer::<()>(Err(e)));
+            }
+        }
+        return;
+    }
     let response = match (&method, path) {
         (Method::Get, "/") => asset(INDEX_HTML, "text/html; charset=utf-8"),
         (Method::Get, "/app.js") => asset(APP_JS, "text/javascript; charset=utf-8"),
@@ -175,6 +190,34 @@ fn handle(mut request: Request, guard: &Guard, games: &Arc<Games>) {
         _ => json_response(404, &json!({ "error": format!("no such page: {method} {path}") })),
     };
     let _ = request.respond(response);
+}
+
+/// How often an event stream sends the state even without a change: it keeps the connection
+/// alive and lets a running clock reach its flag.
+const EVENT_HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// `/api/events?id=N`: server-sent events, one `data: SNAPSHOT` line each time game `id`
+/// changes (and at least every [`EVENT_HEARTBEAT`]), until the page goes away.
+///
+/// The body is written to the connection itself, flushed after every event: `tiny_http`'s own
+/// chunked bodies are sent 8 KiB at a time, too late for live output. The response is headed
+/// as an upgrade (`Connection: upgrade`) only so that `tiny_http` hands over the connection;
+/// with status 200 browsers read it as an ordinary response whose body ends when the
+/// connection closes, which is what an event stream is.
+fn events(request: Request, id: u64, games: &Games) {
+    let content_type = Header::from_bytes("Content-Type", "text/event-stream").expect("a valid header");
+    let no_store = Header::from_bytes("Cache-Control", "no-store").expect("a valid header");
+    let response = Response::empty(200).with_header(content_type).with_header(no_store);
+    let mut stream = request.upgrade("steere-events", response);
+    let mut changes = games::changes();
+    loop {
+        let Ok(snapshot) = games.snapshot(id) else { return };
+        let Ok(json) = serde_json::to_string(&snapshot) else { return };
+        if stream.write_all(format!("data: {json}\n\n").as_bytes()).and_then(|()| stream.flush()).is_err() {
+            return; // the page has gone
+        }
+        changes = games::wait_for_change(changes, EVENT_HEARTBEAT);
+    }
 }
 
 /// The variants (name, summary, start position) and the engines' names.

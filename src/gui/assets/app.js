@@ -1,6 +1,6 @@
 // The page of `steere gui`: draws the board of the game shown, turns clicks into the legal
-// moves the server lists (it never decides legality itself), and polls the game while an
-// engine thinks. One game per tab: its id lives in sessionStorage, so a reload finds it again
+// moves the server lists (it never decides legality itself), and follows the game's state as
+// the server pushes it (server-sent events), engine moves and analysis included. One game per tab: its id lives in sessionStorage, so a reload finds it again
 // and another tab starts its own.
 "use strict";
 
@@ -74,9 +74,11 @@ function showError(message) {
 }
 
 function accept(game) {
+  // A state can arrive late (a move's answer after the stream's newer state): never go back.
+  if (state.game && game.id === state.game.id && game.version < state.game.version) return;
   state.game = game;
   state.received = performance.now();
-  if (game.thinking) schedulePoll(50);
+  listen(game.id);
   sessionStorage.setItem("steere-game", String(game.id));
   if (game.version !== state.version) {
     state.version = game.version;
@@ -411,15 +413,6 @@ async function newGame(event) {
   }
 }
 
-let pollTimer = null;
-
-/// Asks for the game's state after `delay` ms (replacing a later request): every 50 ms while
-/// an engine thinks, so that its move is drawn at once, every 700 ms otherwise.
-function schedulePoll(delay) {
-  clearTimeout(pollTimer);
-  pollTimer = setTimeout(poll, delay);
-}
-
 /// The text of the record file opened, to open its other games.
 let recordText = null;
 
@@ -451,6 +444,23 @@ async function saveGame() {
   URL.revokeObjectURL(link.href);
 }
 
+/// The event stream of the game shown: every change of the game (an engine's move, an
+/// analysis line, a clock's flag) arrives as it happens, and at least once a second.
+let events = null;
+
+function listen(id) {
+  if (events && events.id === id) return;
+  if (events) events.source.close();
+  const source = new EventSource(`/api/events?id=${id}`);
+  source.onmessage = (message) => {
+    const game = JSON.parse(message.data);
+    if (state.game && game.id === state.game.id) accept(game);
+  };
+  events = { id, source };
+}
+
+/// A slow poll besides the stream, in case the stream is cut (it reconnects by itself, and
+/// this covers the gap).
 async function poll() {
   if (state.game) {
     try {
@@ -459,10 +469,7 @@ async function poll() {
       showError(e.message);
     }
   }
-  const g = state.game;
-  const clockRunning = g && g.clocks && !g.time_loss && !g.position.result;
-  const busy = g && (g.thinking || clockRunning || (g.analysis && g.analysis.running));
-  schedulePoll(busy ? (state.game.thinking ? 50 : 250) : 700);
+  setTimeout(poll, 3000);
 }
 
 function step(delta) {
