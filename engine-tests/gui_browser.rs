@@ -506,5 +506,35 @@ async fn a_person_plays_impasse_and_dipole_in_the_browser() {
     }
     assert_eq!(page.game_id().await, id, "the same game after a reload");
 
+    // A second tab is a second game; the first keeps its own.
+    let first_tab = page.client.window().await.unwrap();
+    let first_moves = server_game(page.gui, id)["moves"].clone();
+    let second_tab = page.client.new_window(true).await.unwrap().handle;
+    page.client.switch_to_window(second_tab).await.unwrap();
+    page.client.goto(&format!("http://127.0.0.1:{gui_port}/")).await.unwrap();
+    page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let other = loop {
+        let other = page.js("return sessionStorage.getItem('steere-game');").await;
+        if let Some(other) = other.as_str().and_then(|s| s.parse::<u64>().ok()) {
+            break other;
+        }
+        assert!(Instant::now() < deadline, "the second tab has no game");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_ne!(other, id, "the second tab plays its own game");
+    page.settled(other).await;
+    page.click_square("d2").await;
+    page.click_square("e3").await;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while server_game(page.gui, other)["moves"].as_array().unwrap().is_empty() {
+        assert!(Instant::now() < deadline, "the second tab's move was not played");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    page.shot("second-tab").await;
+    page.client.switch_to_window(first_tab).await.unwrap();
+    assert_eq!(server_game(page.gui, id)["moves"], first_moves, "the first tab's game is untouched");
+    assert_eq!(page.game_id().await, id);
+
     page.client.close().await.unwrap();
 }

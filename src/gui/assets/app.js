@@ -500,6 +500,17 @@ async function init() {
   $("pass").onclick = () => play("pass");
   $("play-from-here").onclick = () => action("/api/truncate", { ply: shownPly() });
   $("save").onclick = saveGame;
+  $("copy-fen").onclick = async () => {
+    // The clipboard needs a secure context (localhost is one); selecting the text also works.
+    $("fen").select();
+    try {
+      await navigator.clipboard.writeText($("fen").value);
+      $("copy-fen").textContent = "Copied";
+      setTimeout(() => { $("copy-fen").textContent = "Copy"; }, 1200);
+    } catch (e) {
+      document.execCommand("copy");
+    }
+  };
   $("open-record").onchange = async (e) => {
     const file = e.target.files[0];
     if (!file) return;
