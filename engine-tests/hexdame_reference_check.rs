@@ -281,14 +281,15 @@ fn random_games(c: &mut Checker, games: u32, rng: &mut Lcg) -> (u32, u32) {
 }
 
 /// Random positions with few pieces and many kings, to exercise long king captures.
-fn random_positions(c: &mut Checker, count: u32, rng: &mut Lcg) {
+fn random_positions(c: &mut Checker, count: u32, max_per_side: usize, rng: &mut Lcg) -> Stats {
+    let mut stats = Stats::default();
     let cells = all_cells();
     let mut done = 0;
     while done < count {
         let to_move = if rng.below(2) == 0 { Color::White } else { Color::Black };
         let mut pos = Position::empty(to_move);
         for color in [Color::White, Color::Black] {
-            for _ in 0..1 + rng.below(8) {
+            for _ in 0..1 + rng.below(max_per_side) {
                 let cell = cells[rng.below(cells.len())];
                 let king = rng.below(3) == 0 || color.is_far_edge(cell);
                 if pos.get(cell).is_none() {
@@ -299,9 +300,26 @@ fn random_positions(c: &mut Checker, count: u32, rng: &mut Lcg) {
         if pos.count(to_move.opponent()) == 0 {
             continue; // not a legal position (FEN rule 6)
         }
-        check_position(c, &pos);
+        let moves = check_position(c, &pos);
+        for (mv, _) in &moves {
+            stats.multi_route += (mv.paths.len() > 1) as u32;
+            stats.long_king += (mv.captured.len() >= 3 && pos.get(mv.from).unwrap().1 == Kind::King) as u32;
+        }
+        stats.lost += moves.is_empty() as u32;
         done += 1;
     }
+    stats
+}
+
+/// What the random positions exercised, so that a change cannot quietly make them trivial.
+#[derive(Default, Debug)]
+struct Stats {
+    /// Capture moves with more than one full path.
+    multi_route: u32,
+    /// King captures of three pieces or more.
+    long_king: u32,
+    /// Positions whose side to move has no legal move.
+    lost: u32,
 }
 
 fn examples(c: &mut Checker) {
@@ -400,12 +418,19 @@ fn examples(c: &mut Checker) {
 fn edge_cases(c: &mut Checker) {
     // Rule 1 of "During the sequence": the start cell counts as empty, so a king, like the man
     // of example 5, may go round d3, d4, e4 and land on its start cell c3 again.
+    // Worked out by hand: the king takes all three pieces either round by d3, e4, d4 (landing
+    // e3, e5, then anywhere beyond d4 down the column: c3 its start cell, or b2 and a1 past it)
+    // or round by d4, e4, d3 (landing e5, e3, then c3, b3 or a3). Other first landings (f3 after
+    // d3; f6..h8 after d4) lead nowhere, and e6..e9 after e4 cannot reach the third piece. The
+    // two routes ending on c3 are one move; i9 can never be captured (no cell beyond it).
     let fen = "W:WKc3:Bd3,d4,e4,i9";
-    let moves = texts(fen);
-    c.check(
-        moves.iter().any(|m| m.starts_with("c3x") && m.ends_with("xc3")),
-        format!("a king may land on its start cell again: {moves:?}"),
+    c.eq(
+        texts(fen),
+        strs("c3xe3xe5xa1 c3xe3xe5xb2 c3xe3xe5xc3 c3xe5xe3xa3 c3xe5xe3xb3"),
+        "a king passes over and lands on its own start cell",
     );
+    c.eq(play(fen, "c3xe5xe3xc3"), play(fen, "c3xe3xe5xc3"), "both round trips are one move");
+    c.eq(play(fen, "c3xe3xe5xa1"), Ok("B:WKa1:Bi9".into()), "king passes its start cell");
     // Kings capture kings; men capture kings.
     c.eq(texts("W:Wc3:BKd4,i9"), strs("c3xe5"), "a man captures a king");
     // Man captures are not restricted to forward; a man never steps backward.
@@ -576,7 +601,16 @@ fn invariants_hold_in_random_games_and_positions() {
     let mut rng = Lcg(0x9e37_79b9_7f4a_7c15);
     let (ended, capped) = random_games(&mut c, 40, &mut rng);
     eprintln!("random games: {ended} ended, {capped} stopped at the ply cap");
-    random_positions(&mut c, 3000, &mut rng);
+    let sparse = random_positions(&mut c, 3000, 8, &mut rng);
+    let dense = random_positions(&mut c, 1500, 16, &mut rng);
+    eprintln!("random positions: sparse {sparse:?}, dense {dense:?}");
+    for (what, n) in [
+        ("multi-route captures", sparse.multi_route + dense.multi_route),
+        ("long king captures", sparse.long_king + dense.long_king),
+        ("lost positions", sparse.lost + dense.lost),
+    ] {
+        c.check(n >= 10, format!("random positions exercise {what}: only {n}"));
+    }
     c.finish();
 }
 
