@@ -1,9 +1,9 @@
 //! Independent reference move generator for HexDame (Christian Freeling, 1979), used only by tests.
 //!
 //! This module exists to check the engine's fast generator, so it shares nothing with it: it was
-//! written from the HexDame rules contract and its perft table alone (the project's own account
-//! of those rules is to be docs/rules/hexdame.md, issue 13), and has its own board, FEN reader
-//! and writer, move notation and perft. It is
+//! written from the HexDame rules contract and its perft table alone (docs/rules/hexdame.md
+//! gives the same rules in the project's words), and has its own board, FEN reader and writer,
+//! move notation and perft. It is
 //! meant to be obviously correct rather than fast:
 //!
 //! * the board is a plain array of 81 optional pieces indexed by (file, rank), 1..=9 each, of
