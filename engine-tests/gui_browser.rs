@@ -22,11 +22,17 @@ const STEERE: &str = env!("CARGO_BIN_EXE_steere");
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 const CHROMIUM: &str = "/usr/bin/chromium";
 
-/// A child process killed when dropped.
-struct Process(Child);
+/// A child process killed when dropped, with its whole process group when it leads one (so
+/// that a failing test leaves no browser behind: chromedriver's Chromium processes are in its
+/// group).
+struct Process(Child, bool);
 
 impl Drop for Process {
     fn drop(&mut self) {
+        if self.1 {
+            let group = format!("-{}", self.0.id());
+            let _ = Command::new("kill").args(["-KILL", "--", &group]).stderr(Stdio::null()).status();
+        }
         let _ = self.0.kill();
         let _ = self.0.wait();
     }
@@ -47,7 +53,7 @@ fn start_gui() -> (Process, u16) {
     let mut line = String::new();
     BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
     let port = line.split("127.0.0.1:").nth(1).and_then(|r| r.split('/').next()).and_then(|p| p.parse().ok());
-    (Process(child), port.unwrap_or_else(|| panic!("no URL in {line:?}")))
+    (Process(child, false), port.unwrap_or_else(|| panic!("no URL in {line:?}")))
 }
 
 /// Starts chromedriver on a free port and waits until it listens.
@@ -58,18 +64,18 @@ fn start_chromedriver() -> (Process, u16) {
          (.ci/run installs them)"
     );
     let port = free_port();
-    let child = Command::new(CHROMEDRIVER)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let child = std::os::unix::process::CommandExt::process_group(
+        Command::new(CHROMEDRIVER).arg(format!("--port={port}")).stdout(Stdio::null()).stderr(Stdio::null()),
+        0,
+    )
+    .spawn()
+    .unwrap();
     let deadline = Instant::now() + Duration::from_secs(20);
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
         assert!(Instant::now() < deadline, "chromedriver did not start");
         std::thread::sleep(Duration::from_millis(50));
     }
-    (Process(child), port)
+    (Process(child, true), port)
 }
 
 /// The game `id` as the server holds it (a plain HTTP request, not through the page).
