@@ -17,6 +17,7 @@
 pub mod dipole;
 pub mod game;
 pub mod gui;
+pub mod hexdame;
 pub mod impasse;
 pub mod protocol;
 pub mod search;

@@ -6,7 +6,7 @@
 //! is adding a line to [`VARIANTS`] and an arm to [`dispatch`]: nothing else names a game.
 
 use crate::game::Rules;
-use crate::{dipole, impasse};
+use crate::{dipole, hexdame, impasse};
 
 /// What the tools know about a variant besides its rules.
 #[derive(Debug)]
@@ -29,7 +29,7 @@ pub struct VariantInfo {
 pub const DEFAULT_VARIANT: &str = "impasse";
 
 /// Every variant, the default first.
-pub const VARIANTS: [VariantInfo; 3] = [
+pub const VARIANTS: [VariantInfo; 4] = [
     VariantInfo {
         name: "impasse",
         summary: "Impasse (Mark Steere, 2010): 8x8, singles and doubles race to get rid of their checkers",
@@ -53,6 +53,14 @@ pub const VARIANTS: [VariantInfo; 3] = [
         bench_fens: include_str!("../positions/bench-dipole10.fen"),
         bench_depth: 10,
         openings: include_str!("../positions/openings-dipole10.fen"),
+    },
+    VariantInfo {
+        name: "hexdame",
+        summary: "HexDame (Christian Freeling, 1979): international draughts on 61 hexagons; majority capture, flying kings, draws",
+        rules_doc: "docs/rules/hexdame.md",
+        bench_fens: include_str!("../positions/bench-hexdame.fen"),
+        bench_depth: 12,
+        openings: include_str!("../positions/openings-hexdame.fen"),
     },
 ];
 
@@ -139,6 +147,7 @@ pub fn dispatch<J: Job>(name: &str, job: J) -> Result<J::Output, String> {
         "impasse" => job.run(Variant::<impasse::Position> { info, setup: () }),
         "dipole" => job.run(Variant::<dipole::Position> { info, setup: dipole::Variant::Dipole }),
         "dipole10" => job.run(Variant::<dipole::Position> { info, setup: dipole::Variant::Dipole10 }),
+        "hexdame" => job.run(Variant::<hexdame::Position> { info, setup: () }),
         other => unreachable!("variant {other} is listed but not dispatched"),
     })
 }
@@ -175,6 +184,6 @@ mod tests {
     fn names_are_found_ignoring_case_and_unknown_ones_explained() {
         assert_eq!(find("Dipole10").unwrap().name, "dipole10");
         let error = find("chess").unwrap_err();
-        assert_eq!(error, "unknown variant 'chess' (variants: impasse, dipole, dipole10)");
+        assert_eq!(error, "unknown variant 'chess' (variants: impasse, dipole, dipole10, hexdame)");
     }
 }

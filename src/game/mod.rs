@@ -5,11 +5,17 @@
 //! positions as small `Copy` values (copy-make), its moves as small `Copy` values, a hash, the
 //! end of the game, a static evaluation and a few hints for move ordering.
 //!
-//! What the trait deliberately leaves out: repetitions and draws by rule (Impasse has neither;
-//! a game that needs them would add a method with a default implementation), and any notion of
-//! captures or checks (the search only asks whether a move is *forcing*, a game-defined hint).
+//! Repetition: a game whose positions can recur (HexDame's kings) says so with
+//! [`Game::CAN_REPEAT`] and tells which moves could be undone ([`Game::is_reversible`]); the
+//! search then keeps the hashes of the line and scores a repetition as a draw. The defaults say
+//! "never repeats", and the search's repetition code sits behind the constant, so it compiles
+//! away for Impasse and Dipole. Tactical instability: a game that can say where its static
+//! evaluation is not to be trusted (a capture is pending) answers [`Game::is_quiet`], and the
+//! search extends such leaves. There is no other notion of captures or checks (the search also
+//! asks whether a move is *forcing*, a game-defined ordering hint).
 
 pub mod dipole;
+pub mod hexdame;
 pub mod impasse;
 pub mod rules;
 
@@ -61,6 +67,28 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
     fn history_index(&self, mv: Self::Move) -> usize;
     /// True for moves worth trying early in ordering, such as crowns and bear-offs in Impasse.
     fn is_forcing(&self, mv: Self::Move) -> bool;
+
+    /// True for a game in which a position can occur twice in one game. The search then keeps
+    /// the hashes of the game and of its line and scores a repetition as a draw (see
+    /// `search/negamax.rs`); when false, none of that code is compiled in.
+    const CAN_REPEAT: bool = false;
+
+    /// True when `mv` (played in this position) can be followed, later, by the position before
+    /// it: no position before an irreversible move (a man's step, a capture) can recur after it,
+    /// so the search looks for repetitions only back to the last irreversible move. Only asked
+    /// when [`Game::CAN_REPEAT`] holds.
+    #[inline(always)]
+    fn is_reversible(&self, _mv: Self::Move) -> bool {
+        false
+    }
+
+    /// False when the static evaluation of this position is not to be trusted because a forced
+    /// tactical sequence is pending (in HexDame: a capture must be made). The search extends
+    /// such leaves instead of evaluating them. The default: always quiet.
+    #[inline(always)]
+    fn is_quiet(&self) -> bool {
+        true
+    }
 }
 
 /// Test support shared by the games' adapters.
