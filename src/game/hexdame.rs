@@ -100,7 +100,11 @@ impl Rules for Position {
             MoveError::Syntax { text, reason } => MoveTextError::Malformed { text, reason },
             MoveError::Illegal { text } => {
                 let hint = if self.has_moves() {
-                    if movegen::must_capture(self) { " (a capture is compulsory, the largest one)" } else { "" }
+                    if movegen::must_capture(self) {
+                        " (a capture is compulsory, the largest one)"
+                    } else {
+                        ""
+                    }
                 } else {
                     " (the game is over)"
                 };

@@ -290,7 +290,9 @@ mod tests {
     #[test]
     fn the_diagram_of_the_docs_matches_the_numbering() {
         // Spot checks of the doc diagram: a1, i9, e1, a5, e5, e9, i5.
-        for (text, bit_number) in [("a1", 0), ("i9", 51), ("e1", 4), ("a5", 52), ("e5", 56), ("e9", 47), ("i5", 60)] {
+        for (text, bit_number) in
+            [("a1", 0), ("i9", 51), ("e1", 4), ("a5", 52), ("e5", 56), ("e9", 47), ("i5", 60)]
+        {
             assert_eq!(parse_cell(text), Some(bit_number), "{text}");
         }
     }

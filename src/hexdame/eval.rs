@@ -117,8 +117,11 @@ pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
         for cell in Cells(men) {
             let advance = t.advancement[color.index()][cell as usize];
             score += w.advance * advance;
-            let backed =
-                color.forward().into_iter().filter(|&dir| bit(neighbour(cell, opposite(dir))) & own != 0).count();
+            let backed = color
+                .forward()
+                .into_iter()
+                .filter(|&dir| bit(neighbour(cell, opposite(dir))) & own != 0)
+                .count();
             score += w.formation * backed as i32;
             if !enemy_has_king && t.runway[color.index()][cell as usize] & enemy == 0 {
                 score += w.runaway + w.runaway_step * advance;

@@ -144,6 +144,16 @@ pub fn count_moves(pos: &Position) -> u64 {
     u64::from(count)
 }
 
+/// Perft: the number of move sequences of length `depth` (repetition ignored), with the bulk
+/// count at the last ply.
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => count_moves(pos),
+        _ => legal_moves(pos).iter().map(|&mv| perft(&pos.make_move(mv), depth - 1)).sum(),
+    }
+}
+
 /// True when the side to move has a legal move.
 pub fn has_moves(pos: &Position) -> bool {
     let us = pos.side_to_move();
@@ -366,7 +376,8 @@ mod tests {
 
     #[test]
     fn the_start_position_has_the_fifteen_moves_of_the_rules() {
-        let expected = "a4-a5 a4-b5 b4-b5 b4-c5 c4-c5 c4-d5 d1-e1 d1-e2 d2-e2 d2-e3 d3-e3 d3-e4 d4-d5 d4-e4 d4-e5";
+        let expected =
+            "a4-a5 a4-b5 b4-b5 b4-c5 c4-c5 c4-d5 d1-e1 d1-e2 d2-e2 d2-e3 d3-e3 d3-e4 d4-d5 d4-e4 d4-e5";
         assert_eq!(texts(super::super::START_FEN).join(" "), expected);
     }
 

@@ -100,7 +100,10 @@ pub fn parse_fen(fen: &str) -> Result<Position, FenError> {
                 return error(format!("{color}'s list has an empty item"));
             }
             let Some(cell) = parse_cell_for_fen(name)? else {
-                return error(format!("'{}' is not a piece: expected a cell like c3 or a king like Kc3", short(item)));
+                return error(format!(
+                    "'{}' is not a piece: expected a cell like c3 or a king like Kc3",
+                    short(item)
+                ));
             };
             if pos.occupied() & bit(cell) != 0 {
                 return error(format!("two pieces on {}", board::name(cell)));
@@ -130,7 +133,9 @@ fn parse_cell_for_fen(name: &str) -> Result<Option<Cell>, FenError> {
     if bytes.len() == 2 && (b'a'..=b'i').contains(&bytes[0]) && (b'1'..=b'9').contains(&bytes[1]) {
         return match board::parse_cell(name) {
             Some(cell) => Ok(Some(cell)),
-            None => Err(FenError(format!("{name} is not a cell of the board (a cell has |file - rank| <= 4)"))),
+            None => {
+                Err(FenError(format!("{name} is not a cell of the board (a cell has |file - rank| <= 4)")))
+            }
         };
     }
     Ok(None)
@@ -164,7 +169,8 @@ pub fn parse_move(pos: &Position, text: &str) -> Result<Move, MoveError> {
     if capture && text.contains('-') {
         return Err(syntax("a move joins its cells with '-' (a step) or 'x' (a capture), not both"));
     }
-    let cells: Option<Vec<Cell>> = text.split(if capture { 'x' } else { '-' }).map(board::parse_cell).collect();
+    let cells: Option<Vec<Cell>> =
+        text.split(if capture { 'x' } else { '-' }).map(board::parse_cell).collect();
     let Some(cells) = cells else {
         return Err(syntax(MOVE_FORMS));
     };
