@@ -129,7 +129,7 @@ fn the_page_and_its_assets_are_served_and_foreign_origins_refused() {
     assert_eq!(status, 200);
     let setup: Value = serde_json::from_str(&setup).unwrap();
     assert_eq!(setup["engines"], json!(["steere"]));
-    assert_eq!(setup["variants"].as_array().unwrap().len(), 3);
+    assert_eq!(setup["variants"].as_array().unwrap().len(), 4);
     // DNS rebinding (a foreign Host) and cross-site requests (a foreign Origin) are refused.
     let (status, body) = gui.request("GET", "/api/setup", &[("Host", "evil.example".to_string())], "");
     assert_eq!(status, 403, "{body}");

@@ -147,11 +147,9 @@ fn handshake_in_both_dialects() {
         for name in ["Hash", "Threads", "MoveOverhead", "UCI_Variant", "Ponder", "Clear Hash"] {
             assert!(names.contains(&format!("option name {name}").as_str()), "{name} in {names:?}");
         }
-        assert!(
-            options
-                .iter()
-                .any(|l| l.ends_with("type combo default impasse var impasse var dipole var dipole10"))
-        );
+        assert!(options.iter().any(|l| {
+            l.ends_with("type combo default impasse var impasse var dipole var dipole10 var hexdame")
+        }));
         assert_eq!(lines.len(), 2 + options.len() + 1, "only id, option and {ok} lines: {lines:?}");
         engine.sync_quiet();
         engine.finish();

@@ -16,9 +16,11 @@
 
 pub mod dipole;
 pub mod hexdame;
+pub mod history;
 pub mod impasse;
 pub mod rules;
 
+pub use history::GameHistory;
 pub use rules::{MoveTextError, Player, Rules};
 
 use std::fmt::{Debug, Display};

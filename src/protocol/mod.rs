@@ -39,7 +39,7 @@ use job::{Answer, SearchJob};
 use options::{Change, Options};
 use output::Output;
 
-use crate::game::{MoveTextError, Player, Rules, rules};
+use crate::game::{GameHistory, MoveTextError, Player, Rules, rules};
 use crate::search::{Clock, Limits, MAX_DEPTH, SearchControl, Searcher};
 use crate::variants::{self, Variant};
 use std::io::{BufRead, Write};
@@ -156,6 +156,8 @@ struct Engine<G: Rules> {
     variant: Variant<G>,
     /// The position the next `go` searches.
     position: G,
+    /// The game that led to it (for threefold repetition: the draw, and the search's history).
+    history: GameHistory<G>,
     /// The searcher, created on first use (so that `uci` allocates nothing); `None` also while
     /// it is lent to the running search.
     searcher: Option<Searcher<G>>,
@@ -188,7 +190,15 @@ impl<G: Rules> Session for Engine<G> {
 
 impl<G: Rules> Engine<G> {
     fn new(common: Common, variant: Variant<G>) -> Engine<G> {
-        Engine { common, variant, position: variant.start(), searcher: None, job: None }
+        let start = variant.start();
+        Engine {
+            common,
+            variant,
+            position: start,
+            history: GameHistory::new(start),
+            searcher: None,
+            job: None,
+        }
     }
 
     /// Executes one command from line `line` of the input, read at `read_at`.
@@ -294,7 +304,10 @@ impl<G: Rules> Engine<G> {
     /// are valid.
     fn set_position(&mut self, start: &StartPosition, moves: &[String]) {
         match build_position(self.variant, start, moves) {
-            Ok(pos) => self.position = pos,
+            Ok(history) => {
+                self.position = *history.current();
+                self.history = history;
+            }
             Err(message) => {
                 self.common.out.info_string(&format!("error: position: {message}; the position is unchanged"))
             }
@@ -306,11 +319,18 @@ impl<G: Rules> Engine<G> {
         if !self.wait_idle("go") {
             return;
         }
-        if self.position.outcome().is_some() {
+        let drawn = self.history.is_threefold();
+        if self.position.outcome().is_some() || drawn {
             // No move to play: `bestmove (none)`, as Stockfish answers in a mated position. At
             // once, unless the GUI decides when the search ends (`infinite`, `ponder`): then
-            // the empty search below waits for `stop` or `ponderhit` like any other.
-            self.common.out.info_string("game over");
+            // the search below waits for `stop` or `ponderhit` like any other. A game drawn by
+            // threefold repetition is over too (the rules draw it at once) although its
+            // position has moves; analysed until `stop`, it still gets a search.
+            self.common.out.info_string(if drawn {
+                "game over: draw by threefold repetition"
+            } else {
+                "game over"
+            });
             if !params.infinite && !params.ponder {
                 self.common.out.line("bestmove (none)");
                 return;
@@ -323,7 +343,8 @@ impl<G: Rules> Engine<G> {
         let control = Arc::new(SearchControl::new());
         control.pondering.store(params.ponder, SeqCst);
         self.common.shared.publish(&control, line);
-        let searcher = self.take_searcher();
+        let mut searcher = self.take_searcher();
+        searcher.set_history(self.history.hashes_before());
         let answer = Answer { ponder_move: self.ponder_move_shown(), debug: self.common.debug };
         match SearchJob::start(searcher, self.position, limits, control, self.common.out.clone(), answer) {
             Ok(job) => self.job = Some(job),
@@ -394,10 +415,12 @@ impl<G: Rules> Engine<G> {
 
     fn query(&self, query: &Query) {
         let pos = &self.position;
+        let drawn = self.history.is_threefold();
         let answer = match query {
-            Query::GameOver => pos.outcome().is_some().to_string(),
+            Query::GameOver => (pos.outcome().is_some() || drawn).to_string(),
             Query::P1Turn => (pos.to_move() == Player::P1).to_string(),
             Query::Result => match (pos.outcome(), rules::winner(pos)) {
+                (None, _) if drawn => "draw".to_string(),
                 (None, _) => "none".to_string(),
                 (Some(_), Some(Player::P1)) => "p1win".to_string(),
                 (Some(_), Some(Player::P2)) => "p2win".to_string(),
@@ -477,17 +500,27 @@ impl<G: Rules> Engine<G> {
     }
 }
 
-/// The position of `variant` reached from `start` by `moves`, or why there is none.
+/// The game of `variant` from `start` through `moves` (its position is the current one), or why
+/// there is none. Moves after a threefold repetition are refused: the game is over.
 fn build_position<G: Rules>(
     variant: Variant<G>,
     start: &StartPosition,
     moves: &[String],
-) -> Result<G, String> {
-    let mut pos = match start {
+) -> Result<GameHistory<G>, String> {
+    let start = match start {
         StartPosition::StartPos => variant.start(),
         StartPosition::Fen(fen) => variant.parse_fen(fen)?,
     };
+    let mut history = GameHistory::new(start);
     for (i, text) in moves.iter().enumerate() {
+        let pos = *history.current();
+        if history.is_threefold() {
+            return Err(format!(
+                "move {} {}: the game is over (draw by threefold repetition)",
+                i + 1,
+                quote(text)
+            ));
+        }
         let mv = pos.parse_move_text(text).map_err(|e| {
             let reason = match e {
                 MoveTextError::Malformed { reason, .. } => format!("malformed: {reason}"),
@@ -495,9 +528,9 @@ fn build_position<G: Rules>(
             };
             format!("move {} {}: {reason}", i + 1, quote(text))
         })?;
-        pos = pos.make_move(mv);
+        history.play(mv);
     }
-    Ok(pos)
+    Ok(history)
 }
 
 #[cfg(test)]
@@ -507,8 +540,8 @@ mod tests {
     #[test]
     fn positions_are_built_or_explained() {
         let impasse = Variant::<crate::impasse::Position> { info: &variants::VARIANTS[0], setup: () };
-        let pos = build_position(impasse, &StartPosition::StartPos, &["d2f4".into()]).unwrap();
-        assert_eq!(pos.to_move(), Player::P2);
+        let game = build_position(impasse, &StartPosition::StartPos, &["d2f4".into()]).unwrap();
+        assert_eq!(game.current().to_move(), Player::P2);
         let error =
             build_position(impasse, &StartPosition::StartPos, &["d2f4".into(), "d2f4".into()]).unwrap_err();
         assert!(error.starts_with("move 2 'd2f4': illegal"), "{error}");

@@ -289,11 +289,14 @@ pub struct SearchParams {
     /// Aspiration windows around the previous iteration's score (a speed technique: it changes
     /// which cutoffs happen, not what is proven).
     pub aspiration: bool,
+    /// Capture extension: search on at the horizon while the game says the position is not
+    /// quiet ([`Game::is_quiet`]); no effect on games that are always quiet.
+    pub quiescence: bool,
 }
 
 impl Default for SearchParams {
     fn default() -> SearchParams {
-        SearchParams { lmr: true, rfp: false, aspiration: true }
+        SearchParams { lmr: true, rfp: false, aspiration: true, quiescence: true }
     }
 }
 
@@ -304,6 +307,8 @@ pub struct Searcher<G: Game> {
     tables: Vec<ordering::OrderingTables<G>>,
     threads: usize,
     params: SearchParams,
+    /// The game before the position searched (see [`Searcher::set_history`]).
+    history: Vec<u64>,
 }
 
 impl<G: Game> Searcher<G> {
@@ -315,6 +320,7 @@ impl<G: Game> Searcher<G> {
             tables: Vec::new(),
             threads: 1,
             params: SearchParams::default(),
+            history: Vec::new(),
         };
         searcher.set_threads(threads);
         searcher
@@ -339,6 +345,15 @@ impl<G: Game> Searcher<G> {
     /// Sets the selective techniques in use (for measurements; the default is the engine's).
     pub fn set_params(&mut self, params: SearchParams) {
         self.params = params;
+    }
+
+    /// Tells the search what came before the position it will search, for games that can repeat
+    /// a position ([`Game::CAN_REPEAT`]; ignored by the others): the hashes of the game's
+    /// positions since its last irreversible move, oldest first, without the position to be
+    /// searched. [`crate::game::history::GameHistory::hashes_before`] computes them. Kept for
+    /// every later search until set again; empty at first.
+    pub fn set_history(&mut self, hashes: Vec<u64>) {
+        self.history = hashes;
     }
 
     /// Forgets everything learnt: clears the transposition table and the histories. After this,
@@ -401,6 +416,7 @@ impl<G: Game> Searcher<G> {
             return result;
         }
         let tables = &mut self.tables[..self.threads];
-        threads::run(pos, &self.tt, tables, limits, control, self.params, on_info, on_done)
+        let history = if G::CAN_REPEAT { &self.history[..] } else { &[] };
+        threads::run(pos, &self.tt, tables, limits, control, self.params, history, on_info, on_done)
     }
 }

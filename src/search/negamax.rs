@@ -23,11 +23,36 @@
 //!   see [`super::SearchParams`]): at depth <= 3 of a non-PV node, a static evaluation beyond
 //!   beta by a depth-scaled margin is trusted.
 //!
+//! - **Repetitions** (games with [`Game::CAN_REPEAT`] only; the code is compiled out for the
+//!   others): the worker keeps the hashes of the game since its last irreversible move (handed
+//!   over by the driver) and of the current line. A position that occurred earlier in the line
+//!   since the root is scored as a draw (0): the side that let it recur can make it recur again,
+//!   so a repetition inside the tree stands for the threefold repetition of the rules. A
+//!   position that occurred before the root counts only when it occurred twice there, that is
+//!   when reaching it now really is the third occurrence. See "Repetitions and the table".
+//! - **Capture extension** (a quiescence search for games whose positions can be unquiet): at
+//!   the horizon, a position in which the game says a forced tactical sequence is pending
+//!   ([`Game::is_quiet`] false: a compulsory capture in HexDame) is searched on instead of
+//!   evaluated, until a quiet position is reached. Every move of such a position is forced (a
+//!   capture), so the extension stays narrow, and each capture removes a piece, so it ends.
+//!   Switchable in [`super::SearchParams`] so that a match can measure it.
+//!
+//! **Repetitions and the table.** A draw by repetition depends on the path to a position, not
+//! on the position, and the transposition table is keyed by position alone. The repetition test
+//! is made before the table is probed, and a node scored as a repetition stores nothing, so no
+//! entry ever says "this position is a draw". An entry above such a node can still carry a
+//! score that a repetition on that path lowered or raised (the graph-history interaction every
+//! engine with a shared table lives with): it is a heuristic score, never a proven result that
+//! is false, because a repetition only ever contributes 0, and a proven win or loss stored
+//! above it was proven along moves that avoid the repetition (a proof needs every reply of the
+//! loser, and a 0 among them stops the proof). Reused on another path, such an entry can only
+//! misjudge how drawish a position is, which costs strength, never legality or a false mate.
+//!
 //! No null-move pruning: Impasse has no passes, and being unable to move is not a handicap but
 //! an impasse removal, so the null-move observation ("a free move only helps") does not hold.
 //!
-//! There is no quiescence search: a game of Impasse has no captures, and the evaluation of a
-//! quiet race position is as stable one ply later as now.
+//! Impasse and Dipole are always "quiet" for the capture extension: Impasse has no captures, and
+//! the evaluation of a race position is as stable one ply later as now.
 
 use super::ordering::{OrderingTables, SELECT_FIRST, is_plain, pick, sort_rest};
 use super::threads::Shared;
@@ -95,6 +120,14 @@ pub struct Worker<'a, G: Game> {
     pv: Vec<Vec<G::Move>>,
     /// Sort-key buffers, one per ply (taken out while a node uses it).
     keys: Vec<Vec<i32>>,
+    /// Repetition games only: the hashes of the game since its last irreversible move, then of
+    /// the root and of the current line (`line[root_index + ply]` is the node at `ply`).
+    line: Vec<u64>,
+    /// For each entry of `line`, where its run of reversible moves starts: no position before
+    /// that index can equal it.
+    run_start: Vec<usize>,
+    /// The index of the root in `line`.
+    root_index: usize,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -115,7 +148,61 @@ impl<'a, G: Game> Worker<'a, G> {
             root_restricted: false,
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             keys: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
+            line: Vec::new(),
+            run_start: Vec::new(),
+            root_index: 0,
         }
+    }
+
+    /// Repetition games: lays out the game's history and the root at the start of `line`.
+    fn start_line(&mut self, root: &G) {
+        if !G::CAN_REPEAT {
+            return;
+        }
+        let history = self.shared.history;
+        self.root_index = history.len();
+        self.line = Vec::with_capacity(history.len() + MAX_PLY + 2);
+        self.line.extend_from_slice(history);
+        self.line.push(root.hash());
+        self.line.resize(history.len() + MAX_PLY + 2, 0);
+        // The driver hands over the positions since the last irreversible move: one run.
+        self.run_start = vec![0; self.line.len()];
+    }
+
+    /// Repetition games: records `child` (reached by `mv` from `pos` at `ply`) in the line.
+    #[inline(always)]
+    fn enter_child(&mut self, pos: &G, mv: G::Move, child: &G, ply: usize) {
+        if G::CAN_REPEAT {
+            let i = self.root_index + ply + 1;
+            self.line[i] = child.hash();
+            self.run_start[i] = if pos.is_reversible(mv) { self.run_start[i - 1] } else { i };
+        }
+    }
+
+    /// Repetition games: true when the node at `ply` (> 0) is a draw by repetition: it occurred
+    /// earlier in the line since the root, or twice before the root. Positions with the same
+    /// side to move are an even number of plies apart, and one full move (two plies) cannot
+    /// restore a position, so the search looks 4, 6, 8, ... plies back within the node's run.
+    #[inline]
+    fn is_repetition(&self, ply: usize) -> bool {
+        let i = self.root_index + ply;
+        let (hash, start) = (self.line[i], self.run_start[i]);
+        let mut before_root = 0;
+        let mut j = i as isize - 4;
+        while j >= start as isize {
+            let k = j as usize;
+            if self.line[k] == hash {
+                if k >= self.root_index {
+                    return true;
+                }
+                before_root += 1;
+                if before_root == 2 {
+                    return true;
+                }
+            }
+            j -= 2;
+        }
+        false
     }
 
     /// Iterative deepening on `pos` (not finished) until the limits or the abort flag end it.
@@ -124,6 +211,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let started = Instant::now();
         let main = self.id == 0;
         let limits = self.shared.limits;
+        self.start_line(pos);
         self.order_root_moves(pos);
         let max_depth = match limits.depth {
             Some(d) if main && !limits.infinite => d.clamp(1, MAX_DEPTH),
@@ -287,6 +375,7 @@ impl<'a, G: Game> Worker<'a, G> {
         for i in 0..self.root_moves.len() {
             let mv = self.root_moves[i];
             let child = pos.make_move(mv);
+            self.enter_child(pos, mv, &child, 0);
             self.pv[1].clear();
             let score = if i == 0 {
                 -self.negamax::<true>(&child, depth - 1, -beta, -alpha, 1)
@@ -335,7 +424,10 @@ impl<'a, G: Game> Worker<'a, G> {
                 Outcome::Draw => 0,
             };
         }
-        if depth <= 0 || ply >= MAX_PLY {
+        if G::CAN_REPEAT && self.is_repetition(ply) {
+            return 0;
+        }
+        if ply >= MAX_PLY || (depth <= 0 && (!self.shared.params.quiescence || pos.is_quiet())) {
             return pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);
         }
         if self.stopped {
@@ -397,6 +489,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 moves[i]
             };
             let child = pos.make_move(mv);
+            self.enter_child(pos, mv, &child, ply);
             if PV {
                 // A scout search that fails high leaves no line: never copy a sibling's.
                 self.pv[ply + 1].clear();

@@ -44,6 +44,8 @@ pub struct Shared<'a> {
     pub params: SearchParams,
     /// When the search started.
     pub start: Instant,
+    /// The game's positions before the root since its last irreversible move (repetition games).
+    pub history: &'a [u64],
 }
 
 /// Runs one search of `pos` on `tables.len()` threads (the calling thread is the main one).
@@ -57,6 +59,7 @@ pub fn run<G: Game>(
     limits: &Limits,
     control: &SearchControl,
     params: SearchParams,
+    history: &[u64],
     on_info: &mut dyn FnMut(&SearchInfo<G::Move>),
     on_done: &mut dyn FnMut(&SearchResult<G::Move>),
 ) -> SearchResult<G::Move> {
@@ -68,6 +71,7 @@ pub fn run<G: Game>(
         limits,
         params,
         start: limits.start.unwrap_or_else(Instant::now),
+        history,
     };
     let (main_tables, helper_tables) = tables.split_first_mut().expect("at least one thread");
     let mut result = std::thread::scope(|scope| {

@@ -119,7 +119,8 @@ impl Settings {
 }
 
 /// The switches of proving mode: every selective technique that could hide a shorter win off.
-pub const PROVE_PARAMS: SearchParams = SearchParams { lmr: false, rfp: false, aspiration: true };
+pub const PROVE_PARAMS: SearchParams =
+    SearchParams { lmr: false, rfp: false, aspiration: true, quiescence: false };
 
 /// What the search found for one position.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -13,14 +13,19 @@
 //!    `bestmove (none)` while moves exist) is an **illegal move**.
 //!
 //! The first failure loses the game, with the reason recorded. Otherwise the game ends when
-//! the rules say so ([`crate::game::Game::outcome`]): Impasse and Dipole always end, with a winner.
+//! the rules say so: a win ([`crate::game::Game::outcome`]; Impasse and Dipole always end so),
+//! or, in a game that can repeat a position, a draw by **threefold repetition**, which the
+//! referee sees in its [`GameHistory`]. Two engines can also shuffle kings for ever without
+//! repeating, so the runner adds a **draw cap** of its own (not a rule of any game), set by
+//! [`DrawCap`]: a draw after N plies in a row of reversible moves (in HexDame: no man moved and
+//! nothing was captured), and after M plies in all.
 
 use super::clock::{Clock, TimeControl};
 use super::engine::{Engine, Fault};
 use super::record::{Category, GameRecord, PlayedMove};
 use super::spec::EngineSpec;
 use super::timing::MoveTiming;
-use crate::game::{MoveTextError, Player as Side, Rules, rules};
+use crate::game::{GameHistory, MoveTextError, Player as Side, Rules, rules};
 use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -42,6 +47,41 @@ pub struct Referee {
     pub margin: Duration,
     /// The longest wait for a move when neither a clock nor a move time bounds it.
     pub move_timeout: Duration,
+    /// The runner's cap for endless games.
+    pub cap: DrawCap,
+}
+
+/// The runner's draw cap for endless games: `None` turns a limit off.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DrawCap {
+    /// A draw after this many plies in a row of reversible moves ([`crate::game::Game::is_reversible`]).
+    pub reversible_plies: Option<u32>,
+    /// A draw after this many plies from the opening.
+    pub max_plies: Option<u32>,
+}
+
+impl DrawCap {
+    /// The cap of games that can repeat a position: 50 reversible plies (the spirit of the
+    /// 25-move king rule of international draughts, which docs/rules/hexdame.md suggests to
+    /// runners), 400 plies in all. Games that cannot repeat always end: no cap.
+    pub fn default_for<G: Rules>() -> DrawCap {
+        if G::CAN_REPEAT {
+            DrawCap { reversible_plies: Some(50), max_plies: Some(400) }
+        } else {
+            DrawCap::default()
+        }
+    }
+
+    /// Why the game is drawn after `plies` plies, the last `reversible` of them reversible.
+    fn reached(&self, plies: u32, reversible: u32) -> Option<String> {
+        if let Some(n) = self.reversible_plies.filter(|&n| reversible >= n) {
+            return Some(format!(
+                "{n} plies in a row without an irreversible move (--draw-reversible-plies {n})"
+            ));
+        }
+        let n = self.max_plies.filter(|&n| plies >= n)?;
+        Some(format!("{n} plies played (--draw-max-plies {n})"))
+    }
 }
 
 /// Which game of the match this is.
@@ -101,9 +141,25 @@ pub fn play<G: Rules>(
     }
 
     let mut clocks = [Clock::new(&players[0].spec.control), Clock::new(&players[1].spec.control)];
-    let mut pos = *opening;
+    let mut history = GameHistory::new(*opening);
+    let mut reversible = 0;
     let mut moves_text = String::new();
-    while pos.outcome().is_none() {
+    loop {
+        let pos = *history.current();
+        if pos.outcome().is_some() {
+            break;
+        }
+        let draw = if history.is_threefold() {
+            Some((Category::Repetition, format!("{} occurred for the third time", pos.fen())))
+        } else {
+            referee.cap.reached(record.moves.len() as u32, reversible).map(|why| (Category::DrawCap, why))
+        };
+        if let Some((category, detail)) = draw {
+            record.winner = None;
+            record.category = category;
+            record.detail = detail;
+            return Some(record);
+        }
         if stop.load(Ordering::Relaxed) {
             return None;
         }
@@ -163,7 +219,8 @@ pub fn play<G: Rules>(
                 return finish(record, side, Category::Garbage, detail);
             }
         };
-        pos = pos.make_move(mv);
+        reversible = if pos.is_reversible(mv) { reversible + 1 } else { 0 };
+        history.play(mv);
         if moves_text.is_empty() {
             moves_text.push_str(" moves");
         }
@@ -176,7 +233,8 @@ pub fn play<G: Rules>(
             score: reply.score,
         });
     }
-    record.winner = Some(rules::winner(&pos).expect("the games played so far have no draws"));
+    let pos = history.current();
+    record.winner = rules::winner(pos);
     record.detail = pos.ending().unwrap_or_default();
     Some(record)
 }

@@ -33,7 +33,7 @@ use crate::tools::book;
 use crate::tools::rng::SplitMix64;
 use crate::variants::{self, Job, Variant};
 use engine::Engine;
-use game::{GameId, Player, Referee};
+use game::{DrawCap, GameId, Player, Referee};
 use record::GameRecord;
 use report::{SprtState, Tally};
 use spec::EngineSpec;
@@ -99,6 +99,15 @@ pub struct MatchArgs {
     /// Milliseconds to wait for a move bounded only by depth or nodes before it is a timeout.
     #[arg(long, default_value_t = 60_000, value_name = "MS")]
     pub move_timeout: u64,
+    /// Draw cap for endless games (a rule of the runner, not of the game): a draw after N plies
+    /// in a row of reversible moves (in HexDame: no man moved, nothing captured); 0 turns it
+    /// off. Default: 50 for games that can repeat a position (HexDame), off for the others.
+    #[arg(long, value_name = "N")]
+    pub draw_reversible_plies: Option<u32>,
+    /// Draw cap: a draw after N plies from the opening; 0 turns it off. Default: 400 for games
+    /// that can repeat a position, off for the others. Threefold repetition is always a draw.
+    #[arg(long, value_name = "N")]
+    pub draw_max_plies: Option<u32>,
     /// When stderr is not a terminal, print a progress line every N games (0: never).
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub progress: u64,
@@ -212,6 +221,7 @@ fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), Stri
         referee: Referee {
             margin: Duration::from_millis(args.timemargin),
             move_timeout: Duration::from_millis(args.move_timeout),
+            cap: draw_cap::<G>(args),
         },
         total_games: pairs.saturating_mul(2),
         next_game: AtomicU64::new(0),
@@ -277,6 +287,20 @@ fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), Stri
         crate::out!("{}", report::table(&tally, sprt_state.as_ref(), start.elapsed(), note));
     }
     Ok(())
+}
+
+/// The draw cap of the match: the game's default, overridden by the flags (0: off).
+fn draw_cap<G: Rules>(args: &MatchArgs) -> DrawCap {
+    let default = DrawCap::default_for::<G>();
+    let choose = |flag: Option<u32>, default: Option<u32>| match flag {
+        Some(0) => None,
+        Some(n) => Some(n),
+        None => default,
+    };
+    DrawCap {
+        reversible_plies: choose(args.draw_reversible_plies, default.reversible_plies),
+        max_plies: choose(args.draw_max_plies, default.max_plies),
+    }
 }
 
 /// The names of the engines: `name=` or the `id name`, made distinct when they coincide.

@@ -23,21 +23,23 @@
 //!   the game (`steere variants`; a record without it is Impasse). `Game` numbers
 //!   the games of the match from 1; `Round` is `PAIR.N`: the opening pair and the game in it
 //!   (the second game has the colours swapped). `FEN` is the opening, `Plies` the number of
-//!   moves played, `Result` `1-0` (White, the first player, won) or `0-1` (Black won): none of
-//!   the games played so far has draws.
+//!   moves played, `Result` `1-0` (White, the first player, won), `0-1` (Black won) or
+//!   `1/2-1/2` (a draw: games that can repeat a position, such as HexDame).
 //! - `Reason` is `CATEGORY: detail`, the category one of [`Category`]'s labels: `normal` (the
 //!   winner removed all his checkers), `illegal move`, `garbage` (a `bestmove` that is not a
 //!   move), `time forfeit`, `timeout` (no answer where no clock applies), `crash`. Apart from
 //!   `normal`, the loser is the side to move after the recorded moves (or, for a fault
 //!   before the first move, the side named in the detail), and the faulty move is not among the
-//!   moves.
+//!   moves. A draw's reason is `repetition` (the final position occurred for the third time)
+//!   or `draw cap` (the runner's cap for endless games, `--draw-reversible-plies` and
+//!   `--draw-max-plies`, whose values the detail states).
 //! - Then a blank line and the moves, each followed by a comment `{TIME [dDEPTH] [cpX|mateN]}`:
 //!   the time the move took in seconds and what the engine's last `info` line said.
 //!   Move numbers `N.` (White) and `N...` (Black moves first) count full moves from the
 //!   opening. The result token ends the game; a blank line separates games.
 
 use super::timing::MoveTiming;
-use crate::game::{Player, Rules, rules};
+use crate::game::{GameHistory, Player, Rules, rules};
 use crate::variants::{self, Job, Variant};
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -60,6 +62,10 @@ pub enum Category {
     Crash,
     /// Not a match ending: a game saved before its end (by `steere gui`), result `*`.
     Unfinished,
+    /// A draw: the final position occurred for the third time (threefold repetition).
+    Repetition,
+    /// A draw by the runner's cap for endless games (not a rule of the game).
+    DrawCap,
 }
 
 impl Category {
@@ -73,6 +79,14 @@ impl Category {
         Category::Crash,
     ];
 
+    /// The ways a game is drawn, in the order of the tables.
+    pub const DRAWS: [Category; 2] = [Category::Repetition, Category::DrawCap];
+
+    /// True for the endings of a drawn game.
+    pub fn is_draw(self) -> bool {
+        Category::DRAWS.contains(&self)
+    }
+
     /// The label used in records, tables and JSON.
     pub fn label(self) -> &'static str {
         match self {
@@ -83,13 +97,16 @@ impl Category {
             Category::Timeout => "timeout",
             Category::Crash => "crash",
             Category::Unfinished => "unfinished",
+            Category::Repetition => "repetition",
+            Category::DrawCap => "draw cap",
         }
     }
 
     /// The category of a label.
     pub fn from_label(label: &str) -> Option<Category> {
         let unfinished = (label == "unfinished").then_some(Category::Unfinished);
-        Category::ALL.into_iter().find(|c| c.label() == label).or(unfinished)
+        let draw = Category::DRAWS.into_iter().find(|c| c.label() == label);
+        Category::ALL.into_iter().find(|c| c.label() == label).or(unfinished).or(draw)
     }
 }
 
@@ -131,7 +148,7 @@ pub struct GameRecord {
     pub moves: Vec<PlayedMove>,
     /// The player who moved first from the opening.
     pub first_to_move: Player,
-    /// Who won (`P1`: White); `None` for an unfinished game.
+    /// Who won (`P1`: White); `None` for a draw or an unfinished game (the category tells).
     pub winner: Option<Player>,
     /// How the game ended.
     pub category: Category,
@@ -143,11 +160,12 @@ pub struct GameRecord {
 }
 
 impl GameRecord {
-    /// `1-0`, `0-1`, or `*` for an unfinished game.
+    /// `1-0`, `0-1`, `1/2-1/2` for a draw, or `*` for an unfinished game.
     pub fn result(&self) -> &'static str {
         match self.winner {
             Some(Player::P1) => "1-0",
             Some(Player::P2) => "0-1",
+            None if self.category.is_draw() => "1/2-1/2",
             None => "*",
         }
     }
@@ -261,16 +279,22 @@ impl Job for ReplayJob<'_> {
     fn run<G: Rules>(self, variant: Variant<G>) -> Result<Replayed, String> {
         let game = self.0;
         let fen = game.tag("FEN").ok_or("no FEN tag")?;
-        let mut pos = variant.parse_fen(fen).map_err(|e| format!("FEN: {e}"))?;
+        let start = variant.parse_fen(fen).map_err(|e| format!("FEN: {e}"))?;
+        let mut history = GameHistory::new(start);
         for (i, text) in game.moves.iter().enumerate() {
-            let mv = pos.parse_move_text(text).map_err(|e| format!("move {}: {e}", i + 1))?;
-            pos = pos.make_move(mv);
+            if history.is_threefold() {
+                return Err(format!("move {}: the game was already drawn by threefold repetition", i + 1));
+            }
+            let mv = history.current().parse_move_text(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+            history.play(mv);
         }
-        let winner = match game.result.as_str() {
-            "1-0" => Some(Player::P1),
-            "0-1" => Some(Player::P2),
-            "*" => None,
-            other => return Err(format!("result '{other}' is not 1-0, 0-1 or *")),
+        let pos = *history.current();
+        let (winner, drawn) = match game.result.as_str() {
+            "1-0" => (Some(Player::P1), false),
+            "0-1" => (Some(Player::P2), false),
+            "1/2-1/2" => (None, true),
+            "*" => (None, false),
+            other => return Err(format!("result '{other}' is not 1-0, 0-1, 1/2-1/2 or *")),
         };
         if game.tag("Result") != Some(game.result.as_str()) {
             return Err(format!("the Result tag disagrees with the result token {}", game.result));
@@ -280,6 +304,12 @@ impl Job for ReplayJob<'_> {
         let category = Category::from_label(label).ok_or_else(|| format!("unknown reason '{label}'"))?;
         let name = rules::player_name::<G>;
         let decided = rules::winner(&pos);
+        if drawn != category.is_draw() {
+            return Err(format!("result '{}' with reason '{}'", game.result, category.label()));
+        }
+        if category == Category::Repetition && !history.is_threefold() {
+            return Err(format!("a draw by repetition, but {} has not occurred three times", pos.fen()));
+        }
         match (category, decided) {
             (Category::Normal, Some(w)) if Some(w) == winner => {}
             (Category::Normal, _) => {
@@ -290,6 +320,7 @@ impl Job for ReplayJob<'_> {
                 ));
             }
             (Category::Unfinished, None) if winner.is_none() => {}
+            (c, None) if c.is_draw() => {}
             (_, None) if winner.is_none() => {
                 return Err("result '*' but the reason is not 'unfinished'".to_string());
             }

@@ -28,13 +28,19 @@ pub struct Tally {
     pub games_as: [[u64; 2]; 2],
     /// Games won by each engine with each colour.
     pub wins_as: [[u64; 2]; 2],
+    /// Games drawn.
+    pub draws: u64,
+    /// Games drawn by each engine with each colour.
+    pub draws_as: [[u64; 2]; 2],
+    /// Games drawn, by reason (indexed like [`Category::DRAWS`]).
+    pub draws_by: [u64; 2],
     /// Games lost by each engine, by reason (indexed like [`Category::ALL`]).
     pub losses_by: [[u64; 6]; 2],
     /// Moves played in all games.
     pub plies: u64,
     /// Completed pairs by engine 1's pair score.
     pub penta: Pentanomial,
-    /// Engine 1's wins in the pairs with one game finished.
+    /// Engine 1's half points (2 a win, 1 a draw) in the pairs with one game finished.
     half_pairs: FxHashMap<u64, u32>,
     /// Each engine's timed moves: answer time minus allowed time.
     pub lateness: [Lateness; 2],
@@ -49,32 +55,64 @@ impl Tally {
     /// Counts a finished game; returns true when it completes its pair.
     pub fn add(&mut self, record: &GameRecord) -> bool {
         let engine1_color = if record.game_in_pair == 1 { Player::P1 } else { Player::P2 };
-        let winner = usize::from(record.winner != Some(engine1_color));
-        let loser = 1 - winner;
         let color_of = |engine: usize| if engine == 0 { engine1_color } else { engine1_color.opponent() };
         self.games += 1;
         self.plies += record.moves.len() as u64;
-        self.wins[winner] += 1;
         for engine in 0..2 {
             self.games_as[engine][color_of(engine).index()] += 1;
         }
-        self.wins_as[winner][color_of(winner).index()] += 1;
         for &(color, timing) in &record.timings {
             let engine = usize::from(color != engine1_color);
             self.lateness[engine].add(timing);
         }
-        let reason = Category::ALL.iter().position(|&c| c == record.category).expect("a known category");
-        self.losses_by[loser][reason] += 1;
-        let engine1_won = u32::from(winner == 0);
+        let engine1_half_points = match record.winner {
+            Some(winner_color) => {
+                let winner = usize::from(winner_color != engine1_color);
+                self.wins[winner] += 1;
+                self.wins_as[winner][color_of(winner).index()] += 1;
+                let reason = Category::ALL
+                    .iter()
+                    .position(|&c| c == record.category)
+                    .expect("a loss has a loss reason");
+                self.losses_by[1 - winner][reason] += 1;
+                if winner == 0 { 2 } else { 0 }
+            }
+            None => {
+                self.draws += 1;
+                for engine in 0..2 {
+                    self.draws_as[engine][color_of(engine).index()] += 1;
+                }
+                let reason = Category::DRAWS
+                    .iter()
+                    .position(|&c| c == record.category)
+                    .expect("a draw has a draw reason");
+                self.draws_by[reason] += 1;
+                1
+            }
+        };
         match self.half_pairs.remove(&record.pair) {
             Some(first) => {
-                self.penta[pair_index(first + engine1_won)] += 1;
+                self.penta[pair_index(first + engine1_half_points)] += 1;
                 true
             }
             None => {
-                self.half_pairs.insert(record.pair, engine1_won);
+                self.half_pairs.insert(record.pair, engine1_half_points);
                 false
             }
+        }
+    }
+
+    /// Games lost by engine `e`.
+    pub fn losses(&self, e: usize) -> u64 {
+        self.games - self.wins[e] - self.draws
+    }
+
+    /// Engine `e`'s score in percent: a win is a point, a draw half a point.
+    pub fn score_percent(&self, e: usize) -> f64 {
+        if self.games == 0 {
+            0.0
+        } else {
+            100.0 * (self.wins[e] as f64 + self.draws as f64 / 2.0) / self.games as f64
         }
     }
 
@@ -113,8 +151,13 @@ pub fn progress_line(tally: &Tally, planned_games: Option<u64>, sprt: Option<&Sp
     if let Some(planned) = planned_games {
         let _ = write!(line, "/{planned}");
     }
-    let score = if tally.games == 0 { 0.0 } else { 100.0 * tally.wins[0] as f64 / tally.games as f64 };
-    let _ = write!(line, "  {} {}-{} ({score:.1}%)", tally.names[0], tally.wins[0], tally.wins[1]);
+    let score = tally.score_percent(0);
+    if tally.draws == 0 {
+        let _ = write!(line, "  {} {}-{} ({score:.1}%)", tally.names[0], tally.wins[0], tally.wins[1]);
+    } else {
+        let (w, d, l) = (tally.wins[0], tally.draws, tally.wins[1]);
+        let _ = write!(line, "  {} +{w} ={d} -{l} ({score:.1}%)", tally.names[0]);
+    }
     if let Some(e) = elo_estimate(&tally.penta) {
         let _ = write!(line, "  elo {} +- {:.1}", signed(e.elo), e.error95);
     }
@@ -140,27 +183,39 @@ pub fn table(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration, stop_no
     let width = tally.names.iter().map(|n| n.len()).max().unwrap_or(0).max(6);
     let _ = writeln!(
         out,
-        "{:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>13}  {:>13}",
-        "Engine", "Games", "Wins", "Losses", "Score", "White (W-L)", "Black (W-L)"
+        "{:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>6}  {:>13}  {:>13}",
+        "Engine", "Games", "Wins", "Draws", "Losses", "Score", "White (W-D-L)", "Black (W-D-L)"
     );
     for e in 0..2 {
-        let score = if tally.games == 0 { 0.0 } else { 100.0 * tally.wins[e] as f64 / tally.games as f64 };
-        let wl = |c: usize| format!("{}-{}", tally.wins_as[e][c], tally.games_as[e][c] - tally.wins_as[e][c]);
+        let wdl = |c: usize| {
+            let (w, d) = (tally.wins_as[e][c], tally.draws_as[e][c]);
+            format!("{w}-{d}-{}", tally.games_as[e][c] - w - d)
+        };
         let _ = writeln!(
             out,
-            "{:<width$}  {:>6}  {:>6}  {:>6}  {:>5.1}%  {:>13}  {:>13}",
+            "{:<width$}  {:>6}  {:>6}  {:>6}  {:>6}  {:>5.1}%  {:>13}  {:>13}",
             tally.names[e],
             tally.games,
             tally.wins[e],
-            tally.games - tally.wins[e],
-            score,
-            wl(0),
-            wl(1)
+            tally.draws,
+            tally.losses(e),
+            tally.score_percent(e),
+            wdl(0),
+            wdl(1)
         );
     }
     let [white, black] = tally.color_wins();
     let plies = if tally.games == 0 { 0.0 } else { tally.plies as f64 / tally.games as f64 };
-    let _ = writeln!(out, "White won {white}, Black won {black}; {plies:.1} plies per game on average.");
+    let _ = writeln!(
+        out,
+        "White won {white}, Black won {black}, drawn {}; {plies:.1} plies per game on average.",
+        tally.draws
+    );
+    if tally.draws > 0 {
+        let reasons: Vec<String> =
+            Category::DRAWS.iter().zip(tally.draws_by).map(|(c, n)| format!("{} {n}", c.label())).collect();
+        let _ = writeln!(out, "Draws: {}", reasons.join(", "));
+    }
     match elo_estimate(&tally.penta) {
         Some(EloEstimate { elo, error95, los, .. }) => {
             let _ = writeln!(
@@ -248,8 +303,10 @@ pub fn json(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration) -> Strin
             .zip(tally.losses_by[e])
             .map(|(c, n)| format!("{}:{n}", json_string(c.label())))
             .collect();
-        let side =
-            |c: usize| format!("{{\"games\":{},\"wins\":{}}}", tally.games_as[e][c], tally.wins_as[e][c]);
+        let side = |c: usize| {
+            let (games, wins, draws) = (tally.games_as[e][c], tally.wins_as[e][c], tally.draws_as[e][c]);
+            format!("{{\"games\":{games},\"wins\":{wins},\"draws\":{draws}}}")
+        };
         let timing = match tally.lateness[e].summary() {
             Some(l) => format!(
                 "{{\"moves\":{},\"p50_ms\":{},\"p99_ms\":{},\"max_ms\":{}}}",
@@ -261,11 +318,12 @@ pub fn json(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration) -> Strin
             None => "null".to_string(),
         };
         engines.push(format!(
-            "{{\"name\":{},\"games\":{},\"wins\":{},\"losses\":{},\"as_white\":{},\"as_black\":{},\"losses_by_reason\":{{{}}},\"lateness\":{timing}}}",
+            "{{\"name\":{},\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"as_white\":{},\"as_black\":{},\"losses_by_reason\":{{{}}},\"lateness\":{timing}}}",
             json_string(&tally.names[e]),
             tally.games,
             tally.wins[e],
-            tally.games - tally.wins[e],
+            tally.draws,
+            tally.losses(e),
             side(0),
             side(1),
             reasons.join(",")
@@ -304,10 +362,17 @@ pub fn json(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration) -> Strin
         None => "null".to_string(),
     };
     let penta: Vec<String> = tally.penta.iter().map(u64::to_string).collect();
+    let draws_by: Vec<String> = Category::DRAWS
+        .iter()
+        .zip(tally.draws_by)
+        .map(|(c, n)| format!("{}:{n}", json_string(c.label())))
+        .collect();
     format!(
-        "{{\"engines\":[{}],\"games\":{},\"pairs\":{},\"pentanomial\":[{}],\"white_wins\":{white},\"black_wins\":{black},\"plies\":{},\"elo\":{elo},\"sprt\":{sprt},\"elapsed_s\":{}}}",
+        "{{\"engines\":[{}],\"games\":{},\"draws\":{},\"draws_by_reason\":{{{}}},\"pairs\":{},\"pentanomial\":[{}],\"white_wins\":{white},\"black_wins\":{black},\"plies\":{},\"elo\":{elo},\"sprt\":{sprt},\"elapsed_s\":{}}}",
         engines.join(","),
         tally.games,
+        tally.draws,
+        draws_by.join(","),
         tally.pairs(),
         penta.join(","),
         tally.plies,

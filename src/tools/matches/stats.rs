@@ -5,8 +5,9 @@
 //! correlated (a lopsided opening tends to win both games for the side that has it). So, as
 //! fishtest and fastchess do, the statistics treat a **pair** as one observation: its score for
 //! engine 1 is 0, 1/4, 1/2, 3/4 or 1 (the points of the two games divided by 2). The counts of
-//! the five outcomes are the **pentanomial** `[LL, LD, LW+DD, WD, WW]`. Impasse has no draws, so
-//! only `LL`, `LW` and `WW` occur; the formulas are the general ones anyway.
+//! the five outcomes are the **pentanomial** `[LL, LD, LW+DD, WD, WW]`. Impasse and Dipole have
+//! no draws, so only `LL`, `LW` and `WW` occur there; HexDame's draws fill the other two, and the
+//! formulas are the general ones.
 //!
 //! **Elo** (fishtest `stat_util.get_elo`): with `N` pairs, mean pair score `mu` and variance
 //! `var = sum p_i (x_i - mu)^2` of the pair scores, the standard error of `mu` is
@@ -43,9 +44,10 @@ const Z_975: f64 = 1.959_963_984_540_054;
 /// points out of 2 games (`[LL, LD, LW+DD, WD, WW]`).
 pub type Pentanomial = [u64; 5];
 
-/// The pentanomial index of a pair in which engine 1 won `wins` of the 2 games (no draws).
-pub fn pair_index(wins: u32) -> usize {
-    2 * wins.min(2) as usize
+/// The pentanomial index of a pair in which engine 1 scored `half_points` half points over its
+/// 2 games (2 a win, 1 a draw): 0 (LL) to 4 (WW).
+pub fn pair_index(half_points: u32) -> usize {
+    half_points.min(4) as usize
 }
 
 /// The expected score of a logistic Elo difference: `1 / (1 + 10^(-elo/400))`.
