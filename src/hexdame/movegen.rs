@@ -21,6 +21,7 @@ pub const INLINE_MOVES: usize = 128;
 /// A list of moves: on the stack up to [`INLINE_MOVES`], on the heap beyond. No legal position
 /// can overflow it, and ordinary ones never allocate.
 #[derive(Clone, Debug)]
+#[allow(clippy::large_enum_variant)] // the point is the stack array: boxing it would allocate
 pub enum MoveList {
     /// The usual case.
     Inline(ArrayVec<Move, INLINE_MOVES>),
