@@ -103,6 +103,14 @@ fn formulas_match_hand_computations() {
     assert!((estimate.error95 - 75.26).abs() < 1e-2, "{estimate:?}");
     assert!((estimate.los - 0.999_734).abs() < 1e-6, "{estimate:?}");
 
+    // Draws: pairs [0, 2, 0, 0, 2] (two pairs of a loss and a draw, two won twice) have the mean
+    // (2 * 1/4 + 2 * 1) / 4 = 0.625, Elo -400 log10(1/0.625 - 1) = -400 log10(0.6) = 88.739.
+    let with_draws = stats::elo_estimate(&[0, 2, 0, 0, 2]).unwrap();
+    assert!((with_draws.score - 0.625).abs() < 1e-12 && (with_draws.elo - 88.739).abs() < 1e-3);
+    // Only drawn pairs: a score of exactly one half, no spread, LOS one half.
+    let drawn = stats::elo_estimate(&[0, 0, 7, 0, 0]).unwrap();
+    assert_eq!((drawn.score, drawn.elo.abs(), drawn.los), (0.5, 0.0, 0.5));
+
     // The full pentanomial LLR with fishtest's regularisation (the two empty cells count
     // 0.001): 0.829139, as computed independently (a separate implementation of fishtest's
     // LLRcalc.LLR_logistic, bisection on the secular equation, in Python). The
@@ -403,4 +411,86 @@ fn the_repository_books_are_sound() {
     for info in &variants::VARIANTS {
         variants::dispatch(info.name, CheckBook).unwrap();
     }
+}
+
+/// A fake HexDame engine for the opening `W:WKa1:BKi9` that shuttles its king: White plays
+/// a1-a2, a2-a1, a1-a2, ..., Black i9-i8, i8-i9, ... (its side and turn read off the number of
+/// moves in the last `position` line). Two of them repeat the opening position at plies 4 and 8.
+fn shuttling_engine(dir: &Path, name: &str) -> String {
+    let path = dir.join(format!("{name}.sh"));
+    let script = format!(
+        "#!/bin/sh\ncount=0\nwhile read -r line; do\n  case \"$line\" in\n    \
+         uci) echo \"id name {name}\"; echo 'option name UCI_Variant type combo default impasse var impasse var hexdame'; echo uciok ;;\n    \
+         isready) echo readyok ;;\n    \
+         position*) set -- $line; if [ $# -gt 3 ]; then count=$(($# - 4)); else count=0; fi ;;\n    \
+         go*) k=$((count / 2)); if [ $((count % 2)) = 0 ]; then \
+         if [ $((k % 2)) = 0 ]; then echo 'bestmove a1-a2'; else echo 'bestmove a2-a1'; fi; \
+         else if [ $((k % 2)) = 0 ]; then echo 'bestmove i9-i8'; else echo 'bestmove i8-i9'; fi; fi ;;\n    \
+         quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    format!("sh {}", path.display())
+}
+
+/// Plays one pair of HexDame games between two shuttling engines with `extra` flags; returns
+/// the JSON summary and the replayed records.
+fn shuttling_match(name: &str, extra: &[&str]) -> (String, Vec<steere::tools::matches::record::ParsedGame>) {
+    let dir = temp_dir(name);
+    let openings = dir.join("openings.fen");
+    std::fs::write(&openings, "W:WKa1:BKi9\n").unwrap();
+    let record = dir.join("games.txt");
+    let (one, two) = (shuttling_engine(&dir, "one"), shuttling_engine(&dir, "two"));
+    let mut args = vec!["match", "--variant", "hexdame", "--engine1", &one, "--engine2", &two];
+    let (openings, record_path) =
+        (openings.to_str().unwrap().to_string(), record.to_str().unwrap().to_string());
+    args.extend([
+        "--each",
+        "depth=1",
+        "--openings",
+        &openings,
+        "--games",
+        "2",
+        "--json",
+        "--pgn",
+        &record_path,
+    ]);
+    args.extend(extra);
+    let out = steere(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let games = replay_all(&record);
+    let _ = std::fs::remove_dir_all(&dir);
+    (text(&out.stdout), games)
+}
+
+#[test]
+fn the_runner_adjudicates_a_threefold_repetition_as_a_draw() {
+    let (json, games) = shuttling_match("repetition", &[]);
+    assert_eq!(games.len(), 2);
+    for game in &games {
+        assert_eq!(game.tag("Result"), Some("1/2-1/2"));
+        assert_eq!(game.tag("Reason"), Some("repetition: W:WKa1:BKi9 occurred for the third time"));
+        assert_eq!(game.moves.len(), 8, "the third occurrence comes after ply 8 (rules, example 13)");
+    }
+    assert_eq!(json_number_after(&json, "\"draws\":"), 2, "{json}");
+    assert_eq!(json_number_after(&json, "\"repetition\":"), 2, "{json}");
+    assert!(json.contains("\"pentanomial\":[0,0,1,0,0]"), "two draws make one DD pair: {json}");
+    assert!(json.contains("\"score\":0.5"), "{json}");
+}
+
+#[test]
+fn the_runner_draw_cap_is_configurable() {
+    // Six plies in all, then a draw by the cap (before the repetition at ply 8), with the
+    // reversible-plies cap turned off.
+    let (json, games) = shuttling_match("cap", &["--draw-max-plies", "6", "--draw-reversible-plies", "0"]);
+    for game in &games {
+        assert_eq!(game.tag("Result"), Some("1/2-1/2"));
+        assert_eq!(game.tag("Reason"), Some("draw cap: 6 plies played (--draw-max-plies 6)"));
+        assert_eq!(game.moves.len(), 6);
+    }
+    assert_eq!(json_number_after(&json, "\"draw cap\":"), 2, "{json}");
+    let (_, games) = shuttling_match("cap-reversible", &["--draw-reversible-plies", "5"]);
+    assert!(games.iter().all(|g| g.tag("Reason").unwrap().starts_with("draw cap: 5 plies in a row")));
+    // With every cap off, the repetition still ends the game.
+    let (_, games) = shuttling_match("no-cap", &["--draw-max-plies", "0", "--draw-reversible-plies", "0"]);
+    assert!(games.iter().all(|g| g.tag("Reason").unwrap().starts_with("repetition")));
 }

@@ -2,7 +2,8 @@
 //! pipes (see `pipe.rs`).
 //!
 //! Covered: the handshake in both dialects, every option, every `go` form, `UCI_Variant` and
-//! whole games of Dipole (`protocol/variants.rs`), `stop` and
+//! whole games of Dipole (`protocol/variants.rs`), HexDame's draws by threefold repetition in
+//! queries, searches and games (`protocol/hexdame.rs`), `stop` and
 //! `ponderhit` timing, a whole game through `position ... moves` with every `query` checked at
 //! every ply, a scripted GUI session and a UGI runner's sequence, the terminal extensions, and
 //! hostile input (unknown commands, malformed FEN, illegal moves, bad option values, empty and
@@ -17,6 +18,11 @@
 
 mod common;
 mod dipole_reference;
+/// HexDame over the protocol: draws by repetition, checked against its reference.
+#[path = "protocol/hexdame.rs"]
+mod hexdame;
+#[path = "hexdame_reference/mod.rs"]
+mod hexdame_reference;
 /// The hostile-input half of the suite.
 #[path = "protocol/hostile.rs"]
 mod hostile;

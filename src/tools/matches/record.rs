@@ -369,7 +369,7 @@ pub fn parse_records(text: &str) -> Result<Vec<ParsedGame>, String> {
             let end = rest.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(rest.len());
             let token = &rest[..end];
             rest = &rest[end..];
-            if token == "1-0" || token == "0-1" || token == "*" {
+            if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
                 game.result = token.to_string();
                 games.push(std::mem::take(&mut game));
                 in_moves = false;
