@@ -80,7 +80,7 @@ fn endgame_sample(max_moves: u32, every: usize) -> Vec<EpdEntry<Position>> {
         .filter(|(i, e)| {
             let n = match e.value {
                 Some(Expectation::Win(n) | Expectation::Loss(n)) => n,
-                None => u32::MAX,
+                Some(Expectation::Draw) | None => u32::MAX,
             };
             n <= max_moves || i % every == 0
         })

@@ -13,6 +13,7 @@
 //! | `am`          | one or more moves   | moves to avoid: the move found must be none of them    |
 //! | `win`         | N >= 1              | the side to move wins in exactly N of its own moves     |
 //! | `loss`        | N >= 0              | the side to move loses in exactly N of its own moves    |
+//! | `draw`        | none                | neither side can force a win (games with draws)         |
 //! | `id`          | a string            | the position's name                                    |
 //! | `variant`     | a variant name      | the game of this line (default: the file's, see below) |
 //! | `c0` .. `c9`  | a string            | comments                                               |
@@ -22,7 +23,9 @@
 //! own moves `2N` plies (the opponent's winning move is the last). In Dipole a player can also
 //! lose on his own move (by moving his last checkers off the board), so a win in N own moves
 //! takes `2N - 1` or `2N` plies and a loss `2N - 1` or `2N`: N is the plies halved, rounded up.
-//! `loss 0` is a finished game.
+//! `loss 0` is a finished game. `draw` (HexDame) says that with best play the game never ends
+//! in a win: the loser of a `win N` line is the one who cannot avoid it, so a drawn position is
+//! one where each side can avoid losing for ever (and the game ends by repetition).
 //!
 //! **Variants.** A file is Impasse unless it says otherwise: a comment line `# variant: NAME`
 //! switches the game of the lines that follow it, and a `variant NAME` operation sets the game
@@ -55,15 +58,18 @@ pub enum Expectation {
     Win(u32),
     /// The opponent wins with his N-th move at the latest, whatever the side to move does.
     Loss(u32),
+    /// Neither side can force a win (games with draws: HexDame).
+    Draw,
 }
 
 impl Expectation {
     /// The length of the game to its end in plies (moves of either side): `2N - 1` for a win,
-    /// `2N` for a loss.
+    /// `2N` for a loss; a drawn game has no end (0).
     pub const fn plies(self) -> u32 {
         match self {
             Expectation::Win(n) => 2 * n - 1,
             Expectation::Loss(n) => 2 * n,
+            Expectation::Draw => 0,
         }
     }
 
@@ -78,11 +84,12 @@ impl Expectation {
 }
 
 impl fmt::Display for Expectation {
-    /// `win N` or `loss N`, as in the EPD line.
+    /// `win N`, `loss N` or `draw`, as in the EPD line.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Expectation::Win(n) => write!(f, "win {n}"),
             Expectation::Loss(n) => write!(f, "loss {n}"),
+            Expectation::Draw => f.write_str("draw"),
         }
     }
 }
@@ -96,7 +103,7 @@ pub struct EpdEntry<G: Rules> {
     pub best_moves: Vec<G::Move>,
     /// `am`: the move found must be none of these.
     pub avoid_moves: Vec<G::Move>,
-    /// `win N` / `loss N`: the exact value.
+    /// `win N` / `loss N` / `draw`: the exact value.
     pub value: Option<Expectation>,
     /// `id`: the name of the position.
     pub id: Option<String>,
@@ -353,9 +360,18 @@ fn apply_operation<G: Rules>(
             }
             if code == "bm" { entry.best_moves = moves } else { entry.avoid_moves = moves }
         }
+        "draw" => {
+            if entry.value.is_some() {
+                return Err("draw: the value is already given (one of win N, loss N or draw)".to_string());
+            }
+            if !op.operands.is_empty() {
+                return Err("draw takes no operand".to_string());
+            }
+            entry.value = Some(Expectation::Draw);
+        }
         "win" | "loss" => {
             if entry.value.is_some() {
-                return Err(format!("{code}: the value is already given (one of win N or loss N)"));
+                return Err(format!("{code}: the value is already given (one of win N, loss N or draw)"));
             }
             let text = single()?;
             let n: u32 = text.parse().ok().filter(|&n| n <= MAX_MOVES_TO_END).ok_or_else(|| {
@@ -385,7 +401,7 @@ fn apply_operation<G: Rules>(
             }
             None => {
                 return Err(format!(
-                    "unknown opcode '{code}' (known: bm, am, win, loss, id, variant, c0 to c9)"
+                    "unknown opcode '{code}' (known: bm, am, win, loss, draw, id, variant, c0 to c9)"
                 ));
             }
         },
@@ -419,6 +435,9 @@ fn check_consistency<G: Rules>(entry: &EpdEntry<G>) -> Result<(), String> {
         }
         Some(Expectation::Loss(0)) if !over => {
             return Err("loss 0: the game is not over (loss 0 is a finished game)".to_string());
+        }
+        Some(Expectation::Draw) if over => {
+            return Err("draw: the game is over and the side to move has lost".to_string());
         }
         _ => {}
     }
@@ -471,6 +490,19 @@ mod tests {
     }
 
     #[test]
+    fn reads_draws_and_writes_them_back() {
+        let hexdame =
+            Variant::<crate::hexdame::Position> { info: variants::find("hexdame").unwrap(), setup: () };
+        let line = "W:WKa1:BKi9 bm a1-a2 a1-b1; draw; id \"kk\"";
+        let entry = parse_line(hexdame, line).unwrap().unwrap();
+        assert_eq!((entry.value, entry.best_moves.len()), (Some(Expectation::Draw), 2));
+        assert_eq!(parse_line(hexdame, &entry.to_string()).unwrap().unwrap(), entry);
+        assert!(entry.to_string().contains("; draw;"), "{entry}");
+        let over = parse_line(hexdame, "W:Wc3:Bc4,c5,d3,d4,e3,e5 draw").unwrap_err();
+        assert!(over.contains("the game is over"), "{over}");
+    }
+
+    #[test]
     fn skips_blank_lines_and_comments() {
         for line in ["", "   ", "# a comment", "  # bm d2c3"] {
             assert_eq!(parse_line(impasse(), line), Ok(None), "{line:?}");
@@ -488,6 +520,9 @@ mod tests {
             (&format!("{FEN} bm \"d2c3\""), "without quotes"),
             (&format!("{FEN} bm d2c3; bm d2e3"), "twice"),
             (&format!("{FEN} win 3; loss 2"), "already given"),
+            (&format!("{FEN} win 3; draw"), "already given"),
+            (&format!("{FEN} draw; loss 2"), "already given"),
+            (&format!("{FEN} draw 3"), "no operand"),
             (&format!("{FEN} win x"), "not a number"),
             (&format!("{FEN} win -1"), "not a number"),
             (&format!("{FEN} win 99999999999"), "not a number"),
@@ -521,7 +556,7 @@ mod tests {
         for e in [Expectation::Win(1), Expectation::Win(7), Expectation::Loss(0), Expectation::Loss(6)] {
             let score = match e {
                 Expectation::Win(_) => Score::Win(e.plies()),
-                Expectation::Loss(_) => Score::Loss(e.plies()),
+                Expectation::Loss(_) | Expectation::Draw => Score::Loss(e.plies()),
             };
             assert_eq!(Expectation::from_score(score), Some(e));
         }

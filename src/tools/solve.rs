@@ -26,6 +26,12 @@
 //! result of exactly that length (a heuristic score is "not proven"). A position with no
 //! expectation passes.
 //!
+//! **Draws** are matched, not proven: a search cannot prove that a game with cycles never ends
+//! in a win. A `draw` line passes when the search, to its limit, proves no win or loss for
+//! either side and its move keeps the draw (`bm`, `am`). In proving mode without a limit, a draw
+//! line is searched [`DRAW_DEPTH`] plies deep (a full-width search: no forced result of up to
+//! that length exists for either side), since deepening until a proof would never stop.
+//!
 //! **Stopping.** Every search stops as soon as its score is proven and the iteration that
 //! found it is deeper than the result's length in plies: a full-width search of that depth sees
 //! every shorter result, so nothing is left to learn. Otherwise the limit given applies
@@ -116,11 +122,24 @@ impl Settings {
         let unlimited = limits == Limits::default();
         Settings { limits, prove: args.prove || unlimited }
     }
+
+    /// The settings of one line: a `draw` line in proving mode without a limit is searched
+    /// [`DRAW_DEPTH`] plies deep.
+    pub fn for_entry<G: Rules>(&self, entry: &EpdEntry<G>) -> Settings {
+        let mut settings = self.clone();
+        if entry.value == Some(Expectation::Draw) && settings.limits == Limits::default() {
+            settings.limits.depth = Some(DRAW_DEPTH);
+        }
+        settings
+    }
 }
 
 /// The switches of proving mode: every selective technique that could hide a shorter win off.
 pub const PROVE_PARAMS: SearchParams =
     SearchParams { lmr: false, rfp: false, aspiration: true, quiescence: false };
+
+/// The depth of a `draw` line's search in proving mode without a limit (see the module docs).
+pub const DRAW_DEPTH: u32 = 14;
 
 /// What the search found for one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -188,7 +207,11 @@ pub fn failures<G: Rules>(entry: &EpdEntry<G>, solution: &Solution<G::Move>, pro
     if let Some(mv) = solution.best_move.filter(|m| entry.avoid_moves.contains(m)) {
         why.push(format!("{mv} is to be avoided (am)"));
     }
-    if let Some(expected) = entry.value {
+    if entry.value == Some(Expectation::Draw) {
+        if let Some(found) = Expectation::from_score(solution.score) {
+            why.push(format!("draw expected, the search proved {found}"));
+        }
+    } else if let Some(expected) = entry.value {
         match Expectation::from_score(solution.score) {
             None => why.push(format!("{expected} expected, not proven")),
             Some(found) if found != expected => why.push(format!("{expected} expected")),
@@ -346,10 +369,10 @@ impl Job for SolveSection<'_, '_> {
                 Err(message) => self.totals.malformed_line(line, &message),
             }
         }
-        let positions: Vec<G> = entries.iter().map(|(_, e)| e.position).collect();
         let totals = self.totals;
-        let settings = totals.settings.clone();
-        solve_all(&positions, &settings, self.args, &mut |index, solution| {
+        let positions: Vec<(G, Settings)> =
+            entries.iter().map(|(_, e)| (e.position, totals.settings.for_entry(e))).collect();
+        solve_all(&positions, self.args, &mut |index, solution| {
             let (line, entry) = &entries[index];
             totals.report(*line, entry, solution);
         })
@@ -361,11 +384,10 @@ fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
-/// Solves `positions` on `args.jobs` workers and hands each solution to `report` in the order
-/// of `positions`, as soon as it and all before it are done.
+/// Solves `positions`, each with its settings, on `args.jobs` workers and hands each solution
+/// to `report` in the order of `positions`, as soon as it and all before it are done.
 fn solve_all<G: Rules>(
-    positions: &[G],
-    settings: &Settings,
+    positions: &[(G, Settings)],
     args: &SolveArgs,
     report: &mut dyn FnMut(usize, &Solution<G::Move>),
 ) -> Result<(), String> {
@@ -389,7 +411,7 @@ fn solve_all<G: Rules>(
                         let mut searcher = Searcher::<G>::new(args.hash as usize, args.threads as usize);
                         loop {
                             let i = next.fetch_add(1, Relaxed);
-                            let Some(pos) = positions.get(i) else { break };
+                            let Some((pos, settings)) = positions.get(i) else { break };
                             let solution = solve_position(&mut searcher, pos, settings);
                             if sender.send((i, solution)).is_err() {
                                 break;
