@@ -1,9 +1,11 @@
-//! End-to-end tests of `--variant` on the command line: every command on Dipole and
-//! `dipole10`, with the expected values taken from the rules document's perft table and from
-//! the independent Dipole reference generator (engine-tests/dipole_reference), and clear
-//! errors for unknown variants.
+//! End-to-end tests of `--variant` on the command line: every command on Dipole, `dipole10`
+//! and HexDame, with the expected values taken from the rules documents' perft tables and from
+//! the independent reference generators (engine-tests/dipole_reference,
+//! engine-tests/hexdame_reference), and clear errors for unknown variants.
 
 mod dipole_reference;
+#[path = "hexdame_reference/mod.rs"]
+mod hexdame_reference;
 
 use dipole_reference::{self as reference, Variant};
 use std::process::{Command, Output};
@@ -186,4 +188,52 @@ fn unknown_variants_and_wrong_notations_are_clear_errors() {
         stderr.trim(),
         "steere: error: --variant: unknown variant 'chess' (variants: impasse, dipole, dipole10, hexdame)"
     );
+}
+
+#[test]
+fn every_command_plays_hexdame() {
+    // The perft table of docs/rules/hexdame.md, with one and two threads, and divide.
+    for threads in ["1", "2"] {
+        let out = stdout(&steere(&["perft", "--variant", "hexdame", "--depth", "3", "--threads", threads]));
+        assert_eq!(summary_nodes(&out), 3337);
+    }
+    let out = stdout(&steere(&["divide", "--variant", "hexdame", "--depth", "2"]));
+    assert!(out.lines().any(|l| l == "d4-e5 1"), "after d4-e5 Black's only move is f6xd4: {out}");
+    assert_eq!(summary_nodes(&out), 211);
+    // Moves against the reference: the start, and a king's restricted landings (example 6).
+    for fen in [hexdame_reference::START_FEN, "W:WKa1,d2:Bc3,e3,h6,i9"] {
+        let out = stdout(&steere(&["moves", "--variant", "hexdame", "--fen", fen]));
+        let expected: Vec<String> = hexdame_reference::legal_moves(fen)
+            .unwrap()
+            .iter()
+            .map(|(m, after)| format!("{m} {after}"))
+            .collect();
+        assert_eq!(out.lines().collect::<Vec<_>>(), expected, "{fen}");
+    }
+    // Analyse: capturing Black's last piece wins at once.
+    let out = stdout(&steere(&["analyse", "--variant", "hexdame", "--fen", "W:Wc3:Bd4", "--depth", "3"]));
+    assert!(out.lines().any(|l| l.contains(" score win 1 ")), "{out}");
+    assert_eq!(out.lines().last().unwrap(), "bestmove c3xe5");
+    // Bench, solve (a win and a draw) and book.
+    let out = stdout(&steere(&["bench", "--variant", "hexdame", "--depth", "3"]));
+    assert!(out.lines().next().unwrap().starts_with("position 1/41 "), "{out}");
+    let dir = scratch("hexdame");
+    let file = dir.join("hexdame.epd");
+    std::fs::write(
+        &file,
+        "# variant: hexdame\nW:Wc3:Bd4 bm c3xe5; win 1; id \"last piece\"\nW:WKa1:BKi9 draw; id \"kings\"\n",
+    )
+    .unwrap();
+    let out = stdout(&steere(&["solve", file.to_str().unwrap(), "--depth", "6"]));
+    assert!(out.contains("id \"last piece\" pass") && out.contains("id \"kings\" pass"), "{out}");
+    let book = dir.join("book.fen");
+    let args = ["book", "--variant", "hexdame", "--plies", "2", "--count", "5", "--depth", "2"];
+    let mut args = args.to_vec();
+    args.extend(["--out", book.to_str().unwrap()]);
+    stdout(&steere(&args));
+    let text = std::fs::read_to_string(&book).unwrap();
+    for fen in text.lines().filter(|l| !l.starts_with('#')) {
+        assert!(hexdame_reference::legal_moves(fen).is_ok(), "{fen}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
