@@ -3,7 +3,9 @@
 //! clicking squares (after every move the board drawn must be the position the server holds,
 //! which the rules computed), crowns with a choice of single, exits Dipole checkers with a
 //! chosen count, tries a bad and a good FEN, and takes a move back; a screenshot of each step
-//! goes to `target/gui-screenshots/`.
+//! goes to `target/gui-screenshots/`. HexDame's hexagonal board has its own test
+//! (`gui_browser/hexdame.rs`): moves and multi-jump captures by clicking cells, kings, a draw by
+//! repetition, analysis.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them when missing). Run
 //! it alone with `cargo test --test gui_browser -- --nocapture` (it prints the time from a click
@@ -88,9 +90,25 @@ fn server_game(port: u16, id: u64) -> Value {
     serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap()
 }
 
-/// The squares holding pieces in a FEN of either game (Impasse: letters and digits; Dipole:
-/// comma-separated runs), as square names.
+#[path = "gui_browser/hexdame.rs"]
+mod hexdame;
+
+/// The browser tests, one at a time: each drives its own Chromium, server and engines, and
+/// two at once on a small machine would only slow each other (and the timings printed).
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Runs a browser test on its own runtime once no other browser test runs.
+fn run_alone(test: impl std::future::Future<Output = ()>) {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(test);
+}
+
+/// The squares holding pieces in a FEN of any game (Impasse: letters and digits; Dipole:
+/// comma-separated runs; HexDame: `SIDE:WLIST:BLIST`), as square names.
 fn occupied(fen: &str) -> BTreeSet<String> {
+    if fen.contains(':') {
+        return hexdame::pieces(fen).into_iter().map(|(cell, _)| cell).collect();
+    }
     let board = fen.split(' ').next().unwrap();
     let rows: Vec<&str> = board.split('/').collect();
     let size = rows.len();
@@ -119,8 +137,12 @@ fn occupied(fen: &str) -> BTreeSet<String> {
     squares
 }
 
-/// The square names of a move text, in order (`a7b8d2`; `e1off5` has one).
+/// The square names of a move text, in order (`a7b8d2`; `e1off5` has one; HexDame's
+/// `c3-c4` and `c3xe5xg5` are split at their separators).
 fn squares_of(text: &str) -> Vec<String> {
+    if text.contains(['-', 'x']) {
+        return text.split(['-', 'x']).map(str::to_string).collect();
+    }
     let text = text.split("off").next().unwrap();
     let mut squares = Vec::new();
     let bytes = text.as_bytes();
@@ -138,6 +160,8 @@ struct Page {
     client: Client,
     gui: u16,
     shots: PathBuf,
+    /// Put before every screenshot's name (`hexdame-`), so that the tests' shots never clash.
+    prefix: &'static str,
     count: usize,
 }
 
@@ -145,7 +169,8 @@ impl Page {
     async fn shot(&mut self, name: &str) {
         self.count += 1;
         let png = self.client.screenshot().await.unwrap();
-        std::fs::write(self.shots.join(format!("{:02}-{name}.png", self.count)), png).unwrap();
+        let file = format!("{}{:02}-{name}.png", self.prefix, self.count);
+        std::fs::write(self.shots.join(file), png).unwrap();
     }
 
     async fn js(&self, script: &str) -> Value {
@@ -168,8 +193,9 @@ impl Page {
             .unwrap();
     }
 
+    /// Clicks a square of a square board or a cell of the hexagonal one.
     async fn click_square(&self, square: &str) {
-        self.click(&format!("rect[data-square='{square}']")).await;
+        self.click(&format!("rect[data-square='{square}'], polygon.hex[data-square='{square}']")).await;
     }
 
     /// Starts a new game from the form; waits until the page has it (or shows an error).
@@ -268,10 +294,9 @@ impl Page {
     }
 }
 
-#[tokio::test(flavor = "current_thread")]
-async fn a_person_plays_impasse_and_dipole_in_the_browser() {
-    let (_driver, driver_port) = start_chromedriver();
-    let (_gui, gui_port) = start_gui();
+/// A browser session on the page of the `steere gui` on `gui_port`, once its board is drawn;
+/// screenshots are named `PREFIX-NN-STEP.png`.
+async fn open_page(driver_port: u16, gui_port: u16, prefix: &'static str) -> Page {
     let shots = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/gui-screenshots");
     std::fs::create_dir_all(&shots).unwrap();
     let caps = json!({
@@ -286,9 +311,21 @@ async fn a_person_plays_impasse_and_dipole_in_the_browser() {
         .connect(&format!("http://127.0.0.1:{driver_port}"))
         .await
         .expect("a WebDriver session");
-    let mut page = Page { client, gui: gui_port, shots, count: 0 };
+    let page = Page { client, gui: gui_port, shots, prefix, count: 0 };
     page.client.goto(&format!("http://127.0.0.1:{gui_port}/")).await.unwrap();
     page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();
+    page
+}
+
+#[test]
+fn a_person_plays_impasse_and_dipole_in_the_browser() {
+    run_alone(impasse_and_dipole());
+}
+
+async fn impasse_and_dipole() {
+    let (_driver, driver_port) = start_chromedriver();
+    let (_gui, gui_port) = start_gui();
+    let mut page = open_page(driver_port, gui_port, "").await;
     page.shot("start").await;
 
     // Impasse against the engine at 100 ms per move, to the end.

@@ -114,6 +114,7 @@ fn the_page_and_its_assets_are_served_and_foreign_origins_refused() {
     for (path, kind, needle) in [
         ("/", "text/html", "<svg id=\"board\""),
         ("/app.js", "text/javascript", "clickSquare"),
+        ("/hexboard.js", "text/javascript", "drawHexBoard"),
         ("/style.css", "text/css", "#board"),
     ] {
         let mut stream = TcpStream::connect(("127.0.0.1", gui.port)).unwrap();
@@ -300,4 +301,168 @@ fn faulty_engines_are_reported_and_the_game_keeps_its_moves() {
         assert_eq!(game["position"]["to_move"], "black");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The legal moves of a game's position.
+fn legal(game: &Value) -> Vec<String> {
+    game["position"]["legal"].as_array().unwrap().iter().map(|m| m.as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn hexdame_is_played_with_compulsory_captures_and_drawn_by_repetition() {
+    let gui = Gui::start(&[format!("fast={STEERE}")]);
+    // The start: 15 moves (docs/rules/hexdame.md, example 1); after d4-e5 Black must capture.
+    let (status, game) =
+        gui.post("/api/new", json!({"variant": "hexdame", "players": ["human", "human"], "movetime": 30}));
+    assert_eq!(status, 200, "{game}");
+    let id = game["id"].as_u64().unwrap();
+    assert!(game["start"].as_str().unwrap().starts_with("W:Wa1,a2,a3,a4,b1"), "{game}");
+    assert_eq!(legal(&game).len(), 15);
+    assert!(legal(&game).contains(&"d4-e5".to_string()));
+    let (_, after) = gui.post("/api/move", json!({"id": id, "move": "d4-e5"}));
+    assert_eq!(legal(&after), ["f6xd4"], "the capture is compulsory");
+    let (status, refused) = gui.post("/api/move", json!({"id": id, "move": "f7-e7"}));
+    assert_eq!(status, 400, "a quiet move while a capture exists: {refused}");
+    let (status, captured) = gui.post("/api/move", json!({"id": id, "move": "f6xd4"}));
+    assert_eq!(status, 200, "{captured}");
+    assert_eq!(moves(&captured), ["d4-e5", "f6xd4"]);
+    assert_eq!(captured["position"]["to_move"], "white");
+
+    // A two-piece capture from a set position, answered by the engine (example 3 of the rules).
+    let (_, game) = gui.post(
+        "/api/new",
+        json!({"variant": "hexdame", "fen": "W:Wc3:Bd4,f5,i9", "players": ["human", "fast"], "movetime": 30}),
+    );
+    let id = game["id"].as_u64().unwrap();
+    assert_eq!(legal(&game), ["c3xe5xg5"]);
+    let (status, _) = gui.post("/api/move", json!({"id": id, "move": "c3xg5"}));
+    assert_eq!(status, 400, "a path with a landing cell left out");
+    gui.post("/api/move", json!({"id": id, "move": "c3xe5xg5"}));
+    let replied = gui.settled(id);
+    assert_eq!(moves(&replied).len(), 2, "the engine answers: {replied}");
+    assert!(replied["error"].is_null(), "{replied}");
+
+    // Threefold repetition (example 13): drawn after ply 8, not 7; nothing more is played.
+    let (_, game) = gui.post(
+        "/api/new",
+        json!({"variant": "hexdame", "fen": "W:WKa1:BKi9", "players": ["human", "human"], "movetime": 30}),
+    );
+    let id = game["id"].as_u64().unwrap();
+    let shuffle = ["a1-a2", "i9-i8", "a2-a1", "i8-i9", "a1-a2", "i9-i8", "a2-a1", "i8-i9"];
+    let mut game = game;
+    for (ply, text) in shuffle.iter().enumerate() {
+        assert!(game["position"]["result"].is_null(), "drawn before ply {}: {game}", ply + 1);
+        let (status, after) = gui.post("/api/move", json!({"id": id, "move": text}));
+        assert_eq!(status, 200, "{after}");
+        game = after;
+    }
+    let position = &game["position"];
+    assert_eq!(position["result"], "draw by threefold repetition", "{game}");
+    assert_eq!((&position["winner"], &position["draw"]), (&Value::Null, &json!("repetition")));
+    assert!(legal(&game).is_empty());
+    let (status, refused) = gui.post("/api/move", json!({"id": id, "move": "a1-a2"}));
+    assert_eq!(status, 400);
+    assert!(refused["error"].as_str().unwrap().contains("over"), "{refused}");
+
+    // Its record says 1/2-1/2 by repetition, replays under the record's own check, and opens
+    // again as the same drawn game.
+    let (status, record) = gui.get(&format!("/api/record?id={id}"));
+    assert_eq!(status, 200);
+    assert!(record.contains("[Result \"1/2-1/2\"]"), "{record}");
+    assert!(record.contains("[Reason \"repetition: W:WKa1:BKi9 occurred for the third time\"]"), "{record}");
+    assert!(record.trim_end().ends_with("1/2-1/2"), "{record}");
+    let games = steere::tools::matches::record::parse_records(&record).unwrap();
+    assert_eq!(games[0].moves, shuffle);
+    assert_eq!(games[0].replay().unwrap().winner, None);
+    let (status, opened) = gui.post("/api/load", json!({"text": record}));
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(moves(&opened["game"]), shuffle);
+    assert_eq!(opened["game"]["position"]["draw"], "repetition");
+    assert!(opened["game"]["games"].is_null() && opened["games"][0].as_str().unwrap().contains("1/2-1/2"));
+}
+
+#[test]
+fn hexdame_engines_stop_at_a_draw_and_the_draw_cap_ends_their_games() {
+    let gui = Gui::start(&[format!("fast={STEERE}")]);
+    // Two lone kings: neither engine can win, so the game ends by repetition or by the cap (50
+    // reversible plies in a row), at most a few seconds at 10 ms a move.
+    let (_, game) = gui.post(
+        "/api/new",
+        json!({"variant": "hexdame", "fen": "W:WKa1:BKi9", "players": ["fast", "fast"], "movetime": 10}),
+    );
+    let id = game["id"].as_u64().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let game = loop {
+        let game = gui.settled(id);
+        if game["position"]["result"].is_string() {
+            break game;
+        }
+        assert!(game["error"].is_null(), "{game}");
+        assert!(Instant::now() < deadline, "the engines did not draw: {game}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let draw = game["position"]["draw"].as_str().unwrap_or_else(|| panic!("not a draw: {game}"));
+    assert!(["repetition", "draw cap"].contains(&draw), "{game}");
+    assert!(moves(&game).len() <= 50, "{game}");
+    // No engine is asked for a move any more.
+    std::thread::sleep(Duration::from_millis(300));
+    let later = gui.settled(id);
+    assert_eq!((moves(&later), &later["thinking"]), (moves(&game), &json!(false)));
+    let (_, record) = gui.get(&format!("/api/record?id={id}"));
+    assert!(
+        record.contains("[Result \"1/2-1/2\"]") && record.contains(&format!("[Reason \"{draw}: ")),
+        "{record}"
+    );
+    let games = steere::tools::matches::record::parse_records(&record).unwrap();
+    games[0].replay().unwrap_or_else(|e| panic!("{e}: {record}"));
+    // Opened again (between two people, without a cap) it is still the same draw.
+    let (status, opened) = gui.post("/api/load", json!({"text": record}));
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(opened["game"]["position"]["draw"], draw, "{opened}");
+    assert!(opened["game"]["position"]["legal"].as_array().unwrap().is_empty());
+    // "Play from here" before the end drops the adjudication with the moves.
+    let reopened = opened["game"]["id"].as_u64().unwrap();
+    let (_, earlier) = gui.post("/api/truncate", json!({"id": reopened, "ply": 2}));
+    assert!(earlier["position"]["result"].is_null(), "{earlier}");
+
+    // With a person in the game the cap does not apply: 52 reversible plies in a row, no
+    // position three times, and the game goes on (only repetition could draw it).
+    let (_, game) = gui.post(
+        "/api/new",
+        json!({"variant": "hexdame", "fen": "W:WKa1:BKi9", "players": ["human", "human"], "movetime": 10}),
+    );
+    let id = game["id"].as_u64().unwrap();
+    let mut game = game;
+    for text in wandering_kings(52) {
+        let (status, after) = gui.post("/api/move", json!({"id": id, "move": text}));
+        assert_eq!(status, 200, "{after}");
+        game = after;
+    }
+    assert!(game["position"]["result"].is_null(), "no cap between people: {game}");
+}
+
+/// `plies` moves of the two kings of `W:WKa1:BKi9` that never bring a position back nor offer
+/// a capture.
+fn wandering_kings(plies: usize) -> Vec<String> {
+    use steere::game::GameHistory;
+    let mut history = GameHistory::new(steere::hexdame::Position::from_fen("W:WKa1:BKi9").unwrap());
+    let mut texts = Vec::new();
+    while texts.len() < plies {
+        let moves = history.current().legal_moves();
+        let mv = *moves
+            .as_ref()
+            .iter()
+            .find(|&&mv| {
+                // A fresh position in which the other king has nothing to capture.
+                let mut next = history.clone();
+                next.play(mv);
+                let replies = next.current().legal_moves();
+                let quiet = replies.as_ref().iter().all(|reply| !reply.is_capture());
+                next.occurrences() == 1 && quiet && !replies.as_ref().is_empty()
+            })
+            .expect("a fresh position");
+        texts.push(mv.to_string());
+        history.play(mv);
+    }
+    texts
 }

@@ -9,9 +9,18 @@
 //! answer stale: it is dropped). An engine that crashes, hangs or answers with an illegal move
 //! changes nothing: the game keeps its moves, the fault is shown, and engine play pauses until
 //! the page asks to resume (the engine is restarted if needed).
+//!
+//! **Draws.** A game that can repeat a position (HexDame) is drawn at once by threefold
+//! repetition ([`super::view`] replays the moves through the game's history), whoever plays it.
+//! A game between two engines also ends by the match runner's draw cap for endless games
+//! (50 reversible plies in a row or 400 plies in HexDame): two engines could otherwise shuffle
+//! kings for ever. The cap is not a rule of the game, so a game with a person in it is drawn
+//! only by repetition (the person can stop whenever he likes). Once a game is drawn no engine
+//! is asked for a move and no move is accepted; its record says `1/2-1/2`.
 
-use super::view::{PositionView, view};
+use super::view::{PositionView, view, view_capped};
 use crate::tools::matches::engine::{Engine, Fault};
+use crate::tools::matches::record::Category;
 use crate::tools::matches::spec::EngineSpec;
 use crate::variants;
 use serde::Serialize;
@@ -153,6 +162,12 @@ struct Game {
     analysis_stop: Arc<AtomicBool>,
     /// The analysing engine's process, between analyses.
     analyser: Option<Engine>,
+    /// True when both sides are engines: the match runner's draw cap applies.
+    cap: bool,
+    /// The detail of a record opened with a draw by the draw cap (`draw cap: DETAIL`): the
+    /// game stays drawn after its last move, whatever cap the runner used, until the moves
+    /// change.
+    adjudicated: Option<String>,
 }
 
 impl Game {
@@ -160,8 +175,19 @@ impl Game {
         self.moves.iter().map(|m| m.text.clone()).collect()
     }
 
+    /// The position after `texts` from the game's start, with the game's draw cap.
+    fn view_of(&self, texts: &[String]) -> Result<PositionView, String> {
+        view_capped(self.variant, Some(&self.start), texts, self.cap)
+    }
+
     fn view(&self) -> PositionView {
-        view(self.variant, Some(&self.start), &self.texts()).expect("a game holds only legal moves")
+        let mut position = self.view_of(&self.texts()).expect("a game holds only legal moves");
+        if let Some(detail) = self.adjudicated.as_ref().filter(|_| position.result.is_none()) {
+            position.result = Some(format!("draw by the draw cap: {detail}"));
+            position.draw = Some(Category::DrawCap.label());
+            position.legal.clear();
+        }
+        position
     }
 
     fn snapshot(&self) -> Snapshot {
@@ -286,6 +312,8 @@ impl Games {
             analysis: None,
             analysis_stop: Arc::new(AtomicBool::new(false)),
             analyser: None,
+            cap: new.players.iter().all(|player| player != "human"),
+            adjudicated: None,
         };
         let game = Arc::new(Mutex::new(game));
         lock(&self.games).insert(id, game.clone());
@@ -316,13 +344,16 @@ impl Games {
                 return Err(format!("{} has lost on time", ["white", "black"][side]));
             }
             let position = g.view();
+            if let Some(result) = position.result {
+                return Err(format!("the game is over: {result}"));
+            }
             let side = usize::from(position.to_move != "white");
             if g.players[side] != "human" {
                 return Err(format!("it is {}'s turn", g.players[side]));
             }
             let mut texts = g.texts();
             texts.push(text.to_string());
-            view(g.variant, Some(&g.start), &texts)?;
+            g.view_of(&texts)?;
             g.charge(side);
             g.moves.push(Played { text: text.to_string(), depth: None, score: None });
             g.generation += 1;
@@ -340,6 +371,9 @@ impl Games {
             let mut g = lock(&game);
             if ply > g.moves.len() {
                 return Err(format!("the game has only {} moves", g.moves.len()));
+            }
+            if ply < g.moves.len() {
+                g.adjudicated = None; // the adjudicated end is gone with the moves
             }
             g.moves.truncate(ply);
             g.generation += 1;
@@ -385,10 +419,11 @@ impl Games {
         Ok(lock(&game).snapshot())
     }
 
-    /// The game in the match runner's record format (docs/matches.md), `*` while unfinished.
+    /// The game in the match runner's record format (docs/matches.md), `*` while unfinished,
+    /// `1/2-1/2` with the category `repetition` or `draw cap` when drawn.
     pub fn record_text(&self, id: u64) -> Result<String, String> {
         use crate::game::Player;
-        use crate::tools::matches::record::{Category, GameRecord, PlayedMove};
+        use crate::tools::matches::record::{GameRecord, PlayedMove};
         let game = self.game(id)?;
         let g = lock(&game);
         let position = g.view();
@@ -422,14 +457,21 @@ impl Games {
                 Some(loser) => Some([Player::P2, Player::P1][loser]),
                 None => position.winner.map(side),
             },
-            category: match (g.time_loss, &position.result) {
-                (Some(_), _) => Category::TimeForfeit,
-                (None, Some(_)) => Category::Normal,
-                (None, None) => Category::Unfinished,
+            category: match (g.time_loss, position.draw, &position.result) {
+                (Some(_), _, _) => Category::TimeForfeit,
+                (None, Some(draw), _) => Category::from_label(draw).expect("a draw's label is a category"),
+                (None, None, Some(_)) => Category::Normal,
+                (None, None, None) => Category::Unfinished,
             },
-            detail: match g.time_loss {
-                Some(loser) => format!("{}: lost on time", ["white", "black"][loser]),
-                None => position.result.clone().unwrap_or_else(|| "saved by steere gui".to_string()),
+            detail: match (g.time_loss, position.draw, &position.result) {
+                (Some(loser), _, _) => format!("{}: lost on time", ["white", "black"][loser]),
+                // As the match runner words it, so that records read alike.
+                (None, Some("repetition"), _) => format!("{} occurred for the third time", position.fen),
+                // `draw by the draw cap...: WHY`: the record's category already says the first part.
+                (None, Some(_), Some(result)) => {
+                    result.split_once(": ").map_or(result.as_str(), |(_, why)| why).to_string()
+                }
+                (None, _, result) => result.clone().unwrap_or_else(|| "saved by steere gui".to_string()),
             },
             timings: Vec::new(),
         };
@@ -478,6 +520,12 @@ impl Games {
                 Played { text: text.clone(), depth, score }
             })
             .collect();
+        // A draw by the runner's cap is no rule the replay can see: the game keeps it.
+        let reason = record.tag("Reason").unwrap_or("");
+        g.adjudicated = reason
+            .strip_prefix(Category::DrawCap.label())
+            .and_then(|rest| rest.strip_prefix(':'))
+            .map(|detail| detail.trim().to_string());
         g.generation += 1;
         g.changed();
         Ok((g.snapshot(), titles))
@@ -572,7 +620,7 @@ impl Games {
             let checked = reply.and_then(|played| {
                 let mut texts = g.texts();
                 texts.push(played.text.clone());
-                view(g.variant, Some(&g.start), &texts)
+                g.view_of(&texts)
                     .map(|_| played)
                     .map_err(|e| format!("{name} answered with an illegal move: {e}"))
             });

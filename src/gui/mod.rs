@@ -15,7 +15,7 @@
 //! threads. Live state reaches the page as server-sent events (`/api/events`), each stream on
 //! its own thread (see [`events`] for how it gets an unbuffered connection).
 //!
-//! **Routes.** `GET /` (the page), `/app.js`, `/style.css`; `GET /api/setup` (variants and
+//! **Routes.** `GET /` (the page), `/app.js`, `/hexboard.js` (the HexDame board), `/style.css`; `GET /api/setup` (variants and
 //! engines); `GET /api/game?id=N`; `GET /api/events?id=N` (server-sent events: the game's
 //! state at every change); `GET /api/record?id=N` (the game as a record, text); `POST` with a JSON body: `/api/new` (a [`games::NewGame`]),
 //! `/api/move` (`{"id": N, "move": "d2f4"}`), `/api/truncate` (`{"id": N, "ply": K}`),
@@ -41,6 +41,7 @@ use tiny_http::{Header, Method, Request, Response, Server};
 /// The page, compiled in.
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
+const HEXBOARD_JS: &str = include_str!("assets/hexboard.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
 /// The largest request body read (a game's moves fit many times over).
@@ -172,6 +173,7 @@ fn handle(mut request: Request, guard: &Guard, games: &Arc<Games>) {
     let response = match (&method, path) {
         (Method::Get, "/") => asset(INDEX_HTML, "text/html; charset=utf-8"),
         (Method::Get, "/app.js") => asset(APP_JS, "text/javascript; charset=utf-8"),
+        (Method::Get, "/hexboard.js") => asset(HEXBOARD_JS, "text/javascript; charset=utf-8"),
         (Method::Get, "/style.css") => asset(STYLE_CSS, "text/css; charset=utf-8"),
         (Method::Get, "/api/setup") => json_response(200, &setup(games)),
         (Method::Get, "/api/game") => answer(query_id(query).and_then(|id| games.snapshot(id))),

@@ -109,7 +109,8 @@ pub fn name(cell: Cell) -> String {
 #[inline]
 pub fn name_order(cell: Cell) -> u8 {
     let (file, rank) = COORDINATES[cell as usize];
-    (file * 16 + rank) as u8
+    // In u8: files h and i (8 and 9) times 16 overflow i8, which debug builds reject.
+    file as u8 * 16 + rank as u8
 }
 
 /// Reads a cell name: a letter `a`..`i` and a digit `1`..`9`, on the board.

@@ -47,8 +47,11 @@ const BOARDS = {
 
 const boardOf = (variant) => (variant.startsWith("dipole") ? BOARDS.dipole : BOARDS.impasse);
 const name = (file, rank) => String.fromCharCode(97 + file) + (rank + 1);
-/// The square names in a move text, in order (`a7b8d2` -> a7 b8 d2; `e1off5` -> e1).
+/// The square names in a move text, in order (`a7b8d2` -> a7 b8 d2; `e1off5` -> e1; HexDame's
+/// `c3-c4` -> c3 c4 and `c3xe5xg5` -> c3 e5 g5: the separators are not square letters).
 const squaresOf = (text) => text.replace(/off\d+$/, "").match(/[a-j](10|[1-9])/g) || [];
+/// Whether Black is to move in a FEN: ` b` at the end (Impasse, Dipole), `B:` first (HexDame).
+const blackToMove = (fen) => fen.endsWith(" b") || fen.startsWith("B:");
 
 const state = {
   setup: null,
@@ -222,7 +225,7 @@ function renderGraph(ply) {
     if (!m.score) return;
     const [kind, value] = m.score.split(" ");
     let v = kind === "mate" ? Math.sign(Number(value)) * 600 : Number(value);
-    if (g.position.history[i].endsWith(" b")) v = -v;
+    if (blackToMove(g.position.history[i])) v = -v;
     points.push(`${x(i + 1).toFixed(1)},${y(v).toFixed(1)}`);
   });
   if (points.length) {
@@ -237,6 +240,7 @@ function renderGraph(ply) {
 }
 
 function drawBoard(variant, fen, ply) {
+  if (HEX_VARIANTS.has(variant)) return drawHexBoard(fen, ply);
   const board = boardOf(variant);
   const size = board.size(variant);
   const pieces = board.pieces(fen, size);
@@ -347,7 +351,8 @@ function clickSquare(square) {
 }
 
 /// The buttons of a choice that squares alone cannot make: exits off the board (Dipole), or
-/// an exact move that is also the start of longer ones.
+/// an exact move that is also the start of longer ones; and, for a HexDame capture under way,
+/// its whole paths, as a shortcut for clicking every landing cell.
 function renderChoice() {
   const box = $("choice");
   box.innerHTML = "";
@@ -355,11 +360,18 @@ function renderChoice() {
   const exits = moves.filter((m) => /off\d+$/.test(m) && squaresOf(m).length === state.selected.length);
   const exact = moves.filter((m) => squaresOf(m).length === state.selected.length && !/off/.test(m));
   const longer = moves.filter((m) => squaresOf(m).length > state.selected.length);
-  const crowns = longer.length > 0 && state.selected.length >= 2;
-  const buttons = [...exits, ...(longer.length ? exact : [])];
+  const hex = HEX_VARIANTS.has(state.game.variant);
+  const crowns = !hex && longer.length > 0 && state.selected.length >= 2;
+  const paths = hex ? longer.filter((m) => m.includes("x")) : [];
+  const buttons = [...exits, ...(longer.length && !hex ? exact : []), ...(paths.length <= 12 ? paths : [])];
   if (crowns) {
     const note = document.createElement("span");
     note.textContent = "Crown: click the single to stack, highlighted.";
+    box.appendChild(note);
+  }
+  if (paths.length && paths.length <= 12) {
+    const note = document.createElement("span");
+    note.textContent = "Capture: click each landing cell in turn, or choose:";
     box.appendChild(note);
   }
   for (const m of buttons) {

@@ -451,4 +451,33 @@ mod tests {
         assert!(games[0].replay().is_ok());
         assert!(parse_records("[Event \"x\"]\n\n1. d2e3").is_err());
     }
+
+    #[test]
+    fn a_drawn_game_reads_back() {
+        // docs/rules/hexdame.md, example 13: drawn by repetition after ply 8.
+        let moves = ["a1-a2", "i9-i8", "a2-a1", "i8-i9", "a1-a2", "i9-i8", "a2-a1", "i8-i9"];
+        let record = GameRecord {
+            variant: "hexdame",
+            number: 1,
+            pair: 1,
+            game_in_pair: 1,
+            white: "a".to_string(),
+            black: "b".to_string(),
+            white_settings: String::new(),
+            black_settings: String::new(),
+            fen: "W:WKa1:BKi9".to_string(),
+            first_to_move: Player::P1,
+            moves: moves
+                .iter()
+                .map(|m| PlayedMove { text: m.to_string(), time: Duration::ZERO, depth: None, score: None })
+                .collect(),
+            winner: None,
+            category: Category::Repetition,
+            detail: "W:WKa1:BKi9 occurred for the third time".to_string(),
+            timings: Vec::new(),
+        };
+        let games = parse_records(&record.to_text()).unwrap();
+        assert_eq!((games.len(), games[0].result.as_str(), games[0].moves.len()), (1, "1/2-1/2", 8));
+        assert_eq!(games[0].replay().unwrap().winner, None);
+    }
 }
