@@ -485,8 +485,26 @@ pub fn generate(pos: &Position) -> Vec<(Move, Position)> {
             }
         }
     }
-    moves.sort_by_key(|(m, _)| m.text());
+    // Each text is built once (the texts are distinct, so the order is that of sorting by text);
+    // the solvers call this millions of times.
+    moves.sort_by_cached_key(|(m, _)| m.text());
     moves
+}
+
+/// Every capture sequence of the side to move before the majority rule is applied: (path,
+/// captured cells in jump order), every prefix of every sequence included, collected exactly as
+/// [`generate`] collects them. For tools that ask what the majority rule takes away; `generate`
+/// itself does not call it.
+pub fn capture_sequences_before_majority(pos: &Position) -> Vec<(Vec<Cell>, Vec<Cell>)> {
+    let mut sequences = Vec::new();
+    for cell in all_cells() {
+        if let Some((c, kind)) = pos.get(cell)
+            && c == pos.to_move
+        {
+            capture_sequences(pos, pos.to_move, kind, &mut vec![cell], &mut Vec::new(), &mut sequences);
+        }
+    }
+    sequences
 }
 
 /// Perft of a parsed position: the number of move sequences of length `depth` (depth 0 = 1).
