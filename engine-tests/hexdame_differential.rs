@@ -19,7 +19,7 @@ mod common;
 #[path = "hexdame_reference/mod.rs"]
 mod hexdame_reference;
 
-use common::reproduce_or_write;
+use common::{perft_suite_file, reproduce_or_write};
 use std::collections::BTreeSet;
 use steere::hexdame::board::{self, CELLS, Cell};
 use steere::hexdame::{Color, Kind, Position, movegen, zobrist};
@@ -165,33 +165,14 @@ fn deep_perft_of_the_start_position() {
     assert_eq!(movegen::perft(&Position::startpos(), 6), 13_660_774);
 }
 
-/// The entries of positions/hexdame-perft.epd: (FEN, counts by depth from 1).
-fn perft_suite(text: &str) -> Vec<(String, Vec<u64>)> {
-    let mut entries = Vec::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-        let mut parts = line.split(" ;");
-        let fen = parts.next().unwrap().to_string();
-        let counts = parts
-            .enumerate()
-            .map(|(i, part)| {
-                let (depth, nodes) = part.split_once(' ').unwrap();
-                assert_eq!(depth, format!("D{}", i + 1), "{line}");
-                nodes.parse().unwrap()
-            })
-            .collect();
-        entries.push((fen, counts));
-    }
-    entries
-}
-
 #[test]
 fn the_perft_suite_is_reproduced() {
-    let suite = perft_suite(include_str!("../positions/hexdame-perft.epd"));
+    let suite = perft_suite_file("positions/hexdame-perft.epd");
     assert!(suite.len() >= 25, "positions/hexdame-perft.epd has {} positions", suite.len());
-    for (fen, counts) in suite {
-        let pos = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        for (depth, &nodes) in counts.iter().enumerate() {
-            assert_eq!(movegen::perft(&pos, depth as u32 + 1), nodes, "{fen} depth {}", depth + 1);
+    for entry in suite {
+        let pos = Position::from_fen(&entry.fen).unwrap_or_else(|e| panic!("{}: {e}", entry.fen));
+        for (depth, nodes) in entry.counts {
+            assert_eq!(movegen::perft(&pos, depth), nodes, "{} depth {depth}", entry.fen);
         }
     }
 }

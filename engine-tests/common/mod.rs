@@ -64,7 +64,12 @@ pub struct PerftEntry {
 
 /// Reads `positions/perft.epd` (`FEN ;D1 n ;D2 n ...`, `#` comments and blank lines skipped).
 pub fn perft_suite() -> Vec<PerftEntry> {
-    let path = project_file("positions/perft.epd");
+    perft_suite_file("positions/perft.epd")
+}
+
+/// Reads a perft suite of the same form from the project file `name`.
+pub fn perft_suite_file(name: &str) -> Vec<PerftEntry> {
+    let path = project_file(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     text.lines()
         .map(str::trim)
