@@ -14,6 +14,7 @@
 //! - [`protocol`]: the UCI/UGI text protocol (any variant) and the CodinGame adapter (Impasse);
 //! - [`gui`]: `steere gui`, a local web page that plays engines over that protocol.
 
+pub mod cantstop;
 pub mod dipole;
 pub mod game;
 pub mod gui;
