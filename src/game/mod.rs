@@ -14,12 +14,15 @@
 //! search extends such leaves. There is no other notion of captures or checks (the search also
 //! asks whether a move is *forcing*, a game-defined ordering hint).
 
+pub mod cantstop;
+pub mod chance;
 pub mod dipole;
 pub mod hexdame;
 pub mod history;
 pub mod impasse;
 pub mod rules;
 
+pub use chance::{ChanceGame, Node};
 pub use history::GameHistory;
 pub use rules::{MoveTextError, Player, Rules};
 

@@ -1,0 +1,65 @@
+//! Can't Stop as a [`ChanceGame`], for the chance-node search and the tools.
+
+use super::chance::{ChanceGame, Node};
+use crate::cantstop::dice::{self, Dice, OUTCOMES};
+use crate::cantstop::{Event, Phase, Position, eval};
+
+impl ChanceGame for Position {
+    type Event = Event;
+
+    fn players(&self) -> usize {
+        Position::players(self)
+    }
+
+    fn to_move(&self) -> usize {
+        Position::to_move(self)
+    }
+
+    fn node(&self) -> Node {
+        match (self.winner(), self.phase()) {
+            (Some(_), _) => Node::Over,
+            (None, Phase::Roll) => Node::Chance,
+            (None, _) => Node::Decision,
+        }
+    }
+
+    fn winner(&self) -> Option<usize> {
+        Position::winner(self)
+    }
+
+    fn decisions(&self) -> Vec<Event> {
+        match self.node() {
+            Node::Decision => self.legal_events(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn chance_outcomes(&self) -> Vec<(Event, u32)> {
+        match self.node() {
+            Node::Chance => dice::all_rolls().iter().map(|&d| (Event::Roll(d), d.weight())).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn chance_total(&self) -> u32 {
+        OUTCOMES
+    }
+
+    fn chance_event(&self, index: u32) -> Event {
+        // The index's four base-6 digits are the four dice, each equally likely.
+        let die = |k: u32| (index / 6u32.pow(k) % 6) as u8 + 1;
+        Event::Roll(Dice::new([die(0), die(1), die(2), die(3)]).expect("dice are 1 to 6"))
+    }
+
+    fn play(&self, event: Event) -> Position {
+        Position::play(self, event)
+    }
+
+    fn is_turn_start(&self) -> bool {
+        Position::is_turn_start(self)
+    }
+
+    fn value(&self, player: usize) -> f64 {
+        eval::value(self, player)
+    }
+}
