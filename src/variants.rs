@@ -5,8 +5,18 @@
 //! into a [`Job`] and [`dispatch`] runs it with the game type of the named variant. Adding a game
 //! is adding a line to [`VARIANTS`] and an arm to [`dispatch`]: nothing else names a game.
 
-use crate::game::Rules;
-use crate::{dipole, hexdame, impasse};
+use crate::game::{ChanceRules, Rules};
+use crate::{cantstop, dipole, hexdame, impasse};
+use std::marker::PhantomData;
+
+/// The two families of games: each has its own search and its own traits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// Two players, alternating moves, no chance: the `Rules` trait and the alpha-beta search.
+    Board,
+    /// Dice and 2 to 4 players: the `ChanceRules` trait and the chance-node search.
+    Dice,
+}
 
 /// What the tools know about a variant besides its rules.
 #[derive(Debug)]
@@ -21,15 +31,18 @@ pub struct VariantInfo {
     pub bench_fens: &'static str,
     /// The default depth of `steere bench` (a few seconds in release on one core).
     pub bench_depth: u32,
-    /// The opening book of `steere match` (`positions/openings-NAME.fen`, compiled in).
+    /// The opening book of `steere match` (`positions/openings-NAME.fen`, compiled in); empty
+    /// for a dice game, whose matches start from the start and vary by their dice.
     pub openings: &'static str,
+    /// The family: which traits, search and tools the game uses.
+    pub family: Family,
 }
 
 /// The variant of the commands when none is named.
 pub const DEFAULT_VARIANT: &str = "impasse";
 
 /// Every variant, the default first.
-pub const VARIANTS: [VariantInfo; 4] = [
+pub const VARIANTS: [VariantInfo; 5] = [
     VariantInfo {
         name: "impasse",
         summary: "Impasse (Mark Steere, 2010): 8x8, singles and doubles race to get rid of their checkers",
@@ -37,6 +50,7 @@ pub const VARIANTS: [VariantInfo; 4] = [
         bench_fens: include_str!("../positions/bench-impasse.fen"),
         bench_depth: 14,
         openings: include_str!("../positions/openings-impasse.fen"),
+        family: Family::Board,
     },
     VariantInfo {
         name: "dipole",
@@ -45,6 +59,7 @@ pub const VARIANTS: [VariantInfo; 4] = [
         bench_fens: include_str!("../positions/bench-dipole.fen"),
         bench_depth: 12,
         openings: include_str!("../positions/openings-dipole.fen"),
+        family: Family::Board,
     },
     VariantInfo {
         name: "dipole10",
@@ -53,6 +68,7 @@ pub const VARIANTS: [VariantInfo; 4] = [
         bench_fens: include_str!("../positions/bench-dipole10.fen"),
         bench_depth: 10,
         openings: include_str!("../positions/openings-dipole10.fen"),
+        family: Family::Board,
     },
     VariantInfo {
         name: "hexdame",
@@ -61,6 +77,16 @@ pub const VARIANTS: [VariantInfo; 4] = [
         bench_fens: include_str!("../positions/bench-hexdame.fen"),
         bench_depth: 12,
         openings: include_str!("../positions/openings-hexdame.fen"),
+        family: Family::Board,
+    },
+    VariantInfo {
+        name: "cantstop",
+        summary: "Can't Stop (Sid Sackson, 1980): dice, 2-4 players push their luck up eleven columns",
+        rules_doc: "docs/rules/cantstop.md",
+        bench_fens: include_str!("../positions/bench-cantstop.fen"),
+        bench_depth: 3,
+        openings: "",
+        family: Family::Dice,
     },
 ];
 
@@ -140,15 +166,78 @@ pub trait Job {
     fn run<G: Rules>(self, variant: Variant<G>) -> Self::Output;
 }
 
-/// Runs `job` with the rules of the variant called `name`, or says that there is none.
+/// Runs `job` with the rules of the board game called `name`, or says that there is none.
 pub fn dispatch<J: Job>(name: &str, job: J) -> Result<J::Output, String> {
     let info = find(name)?;
+    if info.family != Family::Board {
+        return Err(format!("{} is a dice game, and this works with board games only", info.name));
+    }
     Ok(match info.name {
         "impasse" => job.run(Variant::<impasse::Position> { info, setup: () }),
         "dipole" => job.run(Variant::<dipole::Position> { info, setup: dipole::Variant::Dipole }),
         "dipole10" => job.run(Variant::<dipole::Position> { info, setup: dipole::Variant::Dipole10 }),
         "hexdame" => job.run(Variant::<hexdame::Position> { info, setup: () }),
         other => unreachable!("variant {other} is listed but not dispatched"),
+    })
+}
+
+/// A dice game's variant: its registry entry (the game type is the type parameter).
+#[derive(Debug)]
+pub struct ChanceVariant<G: ChanceRules> {
+    /// The registry entry.
+    pub info: &'static VariantInfo,
+    game: PhantomData<G>,
+}
+
+impl<G: ChanceRules> Clone for ChanceVariant<G> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<G: ChanceRules> Copy for ChanceVariant<G> {}
+
+impl<G: ChanceRules> ChanceVariant<G> {
+    /// The variant's name.
+    pub fn name(&self) -> &'static str {
+        self.info.name
+    }
+
+    /// The bench positions, one FEN per line (`#` comments and blank lines skipped).
+    pub fn bench_positions(&self) -> Vec<G> {
+        self.info
+            .bench_fens
+            .lines()
+            .map(|line| line.split(';').next().unwrap_or("").trim())
+            .filter(|fen| !fen.is_empty() && !fen.starts_with('#'))
+            .map(|fen| G::parse_fen(fen).unwrap_or_else(|e| panic!("bench of {}: {fen}: {e}", self.name())))
+            .collect()
+    }
+}
+
+/// Work to be done with the rules of one dice game: [`dispatch_chance`] calls
+/// [`ChanceJob::run`] with the variant's game type.
+pub trait ChanceJob {
+    /// What the work returns.
+    type Output;
+    /// Does the work with the rules of `variant`.
+    fn run<G: ChanceRules>(self, variant: ChanceVariant<G>) -> Self::Output;
+}
+
+/// Whether the variant called `name` is a dice game (false for unknown names).
+pub fn is_dice_game(name: &str) -> bool {
+    find(name).is_ok_and(|info| info.family == Family::Dice)
+}
+
+/// Runs `job` with the rules of the dice game called `name`, or says that there is none.
+pub fn dispatch_chance<J: ChanceJob>(name: &str, job: J) -> Result<J::Output, String> {
+    let info = find(name)?;
+    if info.family != Family::Dice {
+        return Err(format!("{} is a board game, and this works with dice games only", info.name));
+    }
+    Ok(match info.name {
+        "cantstop" => job.run(ChanceVariant::<cantstop::Position> { info, game: PhantomData }),
+        other => unreachable!("dice game {other} is listed but not dispatched"),
     })
 }
 
@@ -172,7 +261,7 @@ mod tests {
 
     #[test]
     fn every_listed_variant_dispatches_with_its_files() {
-        for info in &VARIANTS {
+        for info in VARIANTS.iter().filter(|v| v.family == Family::Board) {
             let (name, bench, openings) = dispatch(info.name, CheckFiles).unwrap();
             assert_eq!(name, info.name);
             assert!(bench >= 10 && openings >= 50, "{name}: {bench} bench positions, {openings} openings");
@@ -184,6 +273,6 @@ mod tests {
     fn names_are_found_ignoring_case_and_unknown_ones_explained() {
         assert_eq!(find("Dipole10").unwrap().name, "dipole10");
         let error = find("chess").unwrap_err();
-        assert_eq!(error, "unknown variant 'chess' (variants: impasse, dipole, dipole10, hexdame)");
+        assert_eq!(error, "unknown variant 'chess' (variants: impasse, dipole, dipole10, hexdame, cantstop)");
     }
 }

@@ -1,8 +1,8 @@
 //! Can't Stop as a [`ChanceGame`], for the chance-node search and the tools.
 
-use super::chance::{ChanceGame, Node};
+use super::chance::{ChanceGame, ChanceRules, Node};
 use crate::cantstop::dice::{self, Dice, OUTCOMES};
-use crate::cantstop::{Event, Phase, Position, eval};
+use crate::cantstop::{Event, Phase, Position, eval, notation};
 
 impl ChanceGame for Position {
     type Event = Event;
@@ -61,5 +61,33 @@ impl ChanceGame for Position {
 
     fn value(&self, player: usize) -> f64 {
         eval::value(self, player)
+    }
+}
+
+impl ChanceRules for Position {
+    const PLAYERS: std::ops::RangeInclusive<usize> = 2..=4;
+
+    fn start(players: usize) -> Position {
+        Position::start(players)
+    }
+
+    fn parse_fen(text: &str) -> Result<Position, String> {
+        Position::parse_fen(text).map_err(|e| e.to_string())
+    }
+
+    fn fen(&self) -> String {
+        Position::fen(self)
+    }
+
+    fn parse_event(&self, text: &str) -> Result<Event, String> {
+        Position::parse_event(self, text).map_err(|e| e.to_string())
+    }
+
+    fn legal_events(&self) -> Vec<Event> {
+        Position::legal_events(self)
+    }
+
+    fn diagram(&self) -> Vec<String> {
+        notation::diagram(self)
     }
 }

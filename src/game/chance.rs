@@ -53,3 +53,22 @@ pub trait ChanceGame: Copy + Send + Sync + Debug + Eq + Hash + 'static {
     /// number of turns he still needs alone. Its scale is the game's.
     fn value(&self, player: usize) -> f64;
 }
+
+/// What the tools and the protocol need of a chance game beyond the search's [`ChanceGame`]:
+/// its start, position and event text with clear errors, and a diagram.
+pub trait ChanceRules: ChanceGame {
+    /// The fewest and the most players of a game.
+    const PLAYERS: std::ops::RangeInclusive<usize>;
+    /// The start of a game of `players` players (within [`ChanceRules::PLAYERS`]).
+    fn start(players: usize) -> Self;
+    /// Reads a position (FEN), with an error that names the problem.
+    fn parse_fen(text: &str) -> Result<Self, String>;
+    /// The position's FEN, canonical.
+    fn fen(&self) -> String;
+    /// Reads an event token and checks that it is legal here.
+    fn parse_event(&self, text: &str) -> Result<Self::Event, String>;
+    /// Every legal event (chance outcomes and decisions alike), sorted as the rules list them.
+    fn legal_events(&self) -> Vec<Self::Event>;
+    /// A text diagram of the position, for `d`.
+    fn diagram(&self) -> Vec<String>;
+}

@@ -22,7 +22,7 @@ pub mod history;
 pub mod impasse;
 pub mod rules;
 
-pub use chance::{ChanceGame, Node};
+pub use chance::{ChanceGame, ChanceRules, Node};
 pub use history::GameHistory;
 pub use rules::{MoveTextError, Player, Rules};
 
