@@ -38,7 +38,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 fn variants_lists_every_game_with_its_rules() {
     let text = stdout(&steere(&["variants"]));
     let names: Vec<&str> = text.lines().map(|l| l.split_whitespace().next().unwrap()).collect();
-    assert_eq!(names, ["impasse", "dipole", "dipole10", "hexdame"]);
+    assert_eq!(names, ["impasse", "dipole", "dipole10", "hexdame", "cantstop"]);
     for line in text.lines() {
         let doc = line.rsplit("(rules: ").next().unwrap().trim_end_matches(')');
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(doc);
@@ -186,7 +186,7 @@ fn unknown_variants_and_wrong_notations_are_clear_errors() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(
         stderr.trim(),
-        "steere: error: --variant: unknown variant 'chess' (variants: impasse, dipole, dipole10, hexdame)"
+        "steere: error: --variant: unknown variant 'chess' (variants: impasse, dipole, dipole10, hexdame, cantstop)"
     );
 }
 
