@@ -5,7 +5,8 @@
 //! chosen count, tries a bad and a good FEN, and takes a move back; a screenshot of each step
 //! goes to `target/gui-screenshots/`. HexDame's hexagonal board has its own test
 //! (`gui_browser/hexdame.rs`): moves and multi-jump captures by clicking cells, kings, a draw by
-//! repetition, analysis.
+//! repetition, analysis. So has Can't Stop (`gui_browser/cantstop.rs`): a person's turns by
+//! buttons against engine seats, busts, won columns, a four-player game.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them when missing). Run
 //! it alone with `cargo test --test gui_browser -- --nocapture` (it prints the time from a click
@@ -87,11 +88,29 @@ fn server_game(port: u16, id: u64) -> Value {
         .unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
-    serde_json::from_str(answer.split_once("\r\n\r\n").unwrap().1).unwrap()
+    let (head, body) = answer.split_once("\r\n\r\n").unwrap();
+    // tiny_http sends a body over 32 KiB in chunks (a long dice game's state): each is its
+    // size in hex, a line end, the data and a line end; size 0 ends the body.
+    if !head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
+        return serde_json::from_str(body).unwrap();
+    }
+    let (mut rest, mut data) = (body, String::new());
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).unwrap();
+        if size == 0 {
+            break;
+        }
+        data.push_str(&after[..size]);
+        rest = &after[size + 2..];
+    }
+    serde_json::from_str(&data).unwrap()
 }
 
 #[path = "gui_browser/hexdame.rs"]
 mod hexdame;
+
+#[path = "gui_browser/cantstop.rs"]
+mod cantstop;
 
 /// The browser tests, one at a time: each drives its own Chromium, server and engines, and
 /// two at once on a small machine would only slow each other (and the timings printed).

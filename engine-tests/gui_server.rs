@@ -2,6 +2,8 @@
 //! refuses foreign hosts and origins, plays games against a real engine (every engine move
 //! checked with the rules), and survives faulty engines (fake `#!/bin/sh` engines that crash,
 //! hang, print garbage or an illegal move): the fault is reported and the game keeps its moves.
+//! Can't Stop's games (dice rolled by the server, 2 to 4 seats, engine seats) have their own
+//! file, `gui_server/cantstop.rs`.
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -51,8 +53,10 @@ impl Gui {
         let mut answer = String::new();
         stream.read_to_string(&mut answer).unwrap();
         let status = answer.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
-        let body = answer.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
-        (status, body)
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+        // tiny_http sends a body over 32 KiB in chunks (a long dice game's state).
+        let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
+        (status, if chunked { dechunk(body) } else { body.to_string() })
     }
 
     fn get(&self, path: &str) -> (u16, String) {
@@ -80,6 +84,21 @@ impl Gui {
     }
 }
 
+/// The body of a chunked HTTP/1.1 answer: each chunk is its size in hex, a line end, the data
+/// and a line end; a chunk of size 0 ends it.
+fn dechunk(mut rest: &str) -> String {
+    let mut body = String::new();
+    while let Some((size, after)) = rest.split_once("\r\n") {
+        let size = usize::from_str_radix(size.split(';').next().unwrap().trim(), 16).unwrap();
+        if size == 0 {
+            break;
+        }
+        body.push_str(&after[..size]);
+        rest = &after[size + 2..];
+    }
+    body
+}
+
 impl Drop for Gui {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -104,6 +123,9 @@ fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
     format!("{name}=sh {}", path.display())
 }
 
+#[path = "gui_server/cantstop.rs"]
+mod cantstop;
+
 fn moves(game: &Value) -> Vec<String> {
     game["moves"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap().to_string()).collect()
 }
@@ -115,6 +137,7 @@ fn the_page_and_its_assets_are_served_and_foreign_origins_refused() {
         ("/", "text/html", "<svg id=\"board\""),
         ("/app.js", "text/javascript", "clickSquare"),
         ("/hexboard.js", "text/javascript", "drawHexBoard"),
+        ("/cantstop.js", "text/javascript", "drawCantStop"),
         ("/style.css", "text/css", "#board"),
     ] {
         let mut stream = TcpStream::connect(("127.0.0.1", gui.port)).unwrap();
@@ -130,7 +153,13 @@ fn the_page_and_its_assets_are_served_and_foreign_origins_refused() {
     assert_eq!(status, 200);
     let setup: Value = serde_json::from_str(&setup).unwrap();
     assert_eq!(setup["engines"], json!(["steere"]));
-    assert_eq!(setup["variants"].as_array().unwrap().len(), 4);
+    assert_eq!(setup["variants"].as_array().unwrap().len(), 5);
+    let cantstop = &setup["variants"][4];
+    assert_eq!(
+        (&cantstop["name"], &cantstop["family"], &cantstop["players"]),
+        (&json!("cantstop"), &json!("dice"), &json!([2, 4]))
+    );
+    assert_eq!(cantstop["strategies"], json!(["search", "rule28", "greedy", "random"]));
     // DNS rebinding (a foreign Host) and cross-site requests (a foreign Origin) are refused.
     let (status, body) = gui.request("GET", "/api/setup", &[("Host", "evil.example".to_string())], "");
     assert_eq!(status, 403, "{body}");

@@ -17,7 +17,16 @@
 //! kings for ever. The cap is not a rule of the game, so a game with a person in it is drawn
 //! only by repetition (the person can stop whenever he likes). Once a game is drawn no engine
 //! is asked for a move and no move is accepted; its record says `1/2-1/2`.
+//!
+//! Beside this file: [`record`] saves and opens records, [`analysis`] runs an engine's
+//! analysis.
 
+mod analysis;
+mod record;
+
+pub(super) use record::read_comment;
+
+use super::changes::{self, lock};
 use super::view::{PositionView, view, view_capped};
 use crate::tools::matches::engine::{Engine, Fault};
 use crate::tools::matches::record::Category;
@@ -25,28 +34,9 @@ use crate::tools::matches::spec::EngineSpec;
 use crate::variants;
 use serde::Serialize;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// Counts every change of every game, with a condition variable that wakes the event streams
-/// (`/api/events`) when one happens.
-static CHANGES: (Mutex<u64>, Condvar) = (Mutex::new(0), Condvar::new());
-
-/// Waits until some game has changed since `seen` (a count of all changes) or `timeout` has
-/// passed; returns the current count.
-pub fn wait_for_change(seen: u64, timeout: Duration) -> u64 {
-    let (count, signal) = &CHANGES;
-    let guard = lock(count);
-    let (guard, _) =
-        signal.wait_timeout_while(guard, timeout, |now| *now == seen).unwrap_or_else(|p| p.into_inner());
-    *guard
-}
-
-/// The count of all changes so far.
-pub fn changes() -> u64 {
-    *lock(&CHANGES.0)
-}
 
 /// How much longer than its move time an engine may take before it counts as hung.
 const GRACE: Duration = Duration::from_secs(5);
@@ -255,23 +245,20 @@ impl Game {
 
     fn changed(&mut self) {
         self.version += 1;
-        let (count, signal) = &CHANGES;
-        *lock(count) += 1;
-        signal.notify_all();
+        changes::notify();
     }
 }
 
 /// Every game of the server, and the engines the command line offers.
 pub struct Games {
     games: Mutex<HashMap<u64, Arc<Mutex<Game>>>>,
-    next_id: AtomicU64,
     engines: Vec<(String, EngineSpec)>,
 }
 
 impl Games {
     /// A store offering `engines` (name and spec).
     pub fn new(engines: Vec<(String, EngineSpec)>) -> Arc<Games> {
-        Arc::new(Games { games: Mutex::new(HashMap::new()), next_id: AtomicU64::new(1), engines })
+        Arc::new(Games { games: Mutex::new(HashMap::new()), engines })
     }
 
     /// The engines' names.
@@ -292,7 +279,7 @@ impl Games {
         }
         let fen = new.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
         let start = view(info.name, fen, &[])?.fen;
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let id = changes::new_id();
         let game = Game {
             id,
             variant: info.name,
@@ -419,150 +406,6 @@ impl Games {
         Ok(lock(&game).snapshot())
     }
 
-    /// The game in the match runner's record format (docs/matches.md), `*` while unfinished,
-    /// `1/2-1/2` with the category `repetition` or `draw cap` when drawn.
-    pub fn record_text(&self, id: u64) -> Result<String, String> {
-        use crate::game::Player;
-        use crate::tools::matches::record::{GameRecord, PlayedMove};
-        let game = self.game(id)?;
-        let g = lock(&game);
-        let position = g.view();
-        let start = view(g.variant, Some(&g.start), &[])?;
-        let side = |name: &str| if name == "white" { Player::P1 } else { Player::P2 };
-        let settings = |player: &str| {
-            if player == "human" { "human".to_string() } else { format!("movetime={}", g.movetime) }
-        };
-        let record = GameRecord {
-            variant: g.variant,
-            number: 1,
-            pair: 1,
-            game_in_pair: 1,
-            white: g.players[0].clone(),
-            black: g.players[1].clone(),
-            white_settings: settings(&g.players[0]),
-            black_settings: settings(&g.players[1]),
-            fen: g.start.clone(),
-            first_to_move: side(start.to_move),
-            moves: g
-                .moves
-                .iter()
-                .map(|m| PlayedMove {
-                    text: m.text.clone(),
-                    time: Duration::ZERO,
-                    depth: m.depth,
-                    score: m.score.clone(),
-                })
-                .collect(),
-            winner: match g.time_loss {
-                Some(loser) => Some([Player::P2, Player::P1][loser]),
-                None => position.winner.map(side),
-            },
-            category: match (g.time_loss, position.draw, &position.result) {
-                (Some(_), _, _) => Category::TimeForfeit,
-                (None, Some(draw), _) => Category::from_label(draw).expect("a draw's label is a category"),
-                (None, None, Some(_)) => Category::Normal,
-                (None, None, None) => Category::Unfinished,
-            },
-            detail: match (g.time_loss, position.draw, &position.result) {
-                (Some(loser), _, _) => format!("{}: lost on time", ["white", "black"][loser]),
-                // As the match runner words it, so that records read alike.
-                (None, Some("repetition"), _) => format!("{} occurred for the third time", position.fen),
-                // `draw by the draw cap...: WHY`: the record's category already says the first part.
-                (None, Some(_), Some(result)) => {
-                    result.split_once(": ").map_or(result.as_str(), |(_, why)| why).to_string()
-                }
-                (None, _, result) => result.clone().unwrap_or_else(|| "saved by steere gui".to_string()),
-            },
-            timings: Vec::new(),
-        };
-        Ok(record.to_text())
-    }
-
-    /// Opens game `index` (from 0) of a record file as a new game between two people, with
-    /// the recorded depths and scores; returns it and a title for every game of the file.
-    pub fn load(self: &Arc<Games>, text: &str, index: usize) -> Result<(Snapshot, Vec<String>), String> {
-        use crate::tools::matches::record::parse_records;
-        let records = parse_records(text)?;
-        let titles: Vec<String> = records
-            .iter()
-            .enumerate()
-            .map(|(i, r)| {
-                let tag = |key| r.tag(key).unwrap_or("?");
-                format!(
-                    "{}: {} - {} {} ({} moves)",
-                    i + 1,
-                    tag("White"),
-                    tag("Black"),
-                    r.result,
-                    r.moves.len()
-                )
-            })
-            .collect();
-        let record = records.get(index).ok_or_else(|| format!("the file has {} games", records.len()))?;
-        let variant = record.tag("Variant").unwrap_or(variants::DEFAULT_VARIANT);
-        let new = NewGame {
-            variant: variant.to_string(),
-            fen: record.tag("FEN").map(str::to_string),
-            players: ["human".to_string(), "human".to_string()],
-            movetime: 1000,
-            clock: None,
-        };
-        let snapshot = self.create(&new)?;
-        view(variant, new.fen.as_deref(), &record.moves).map_err(|e| format!("game {}: {e}", index + 1))?;
-        let game = self.game(snapshot.id)?;
-        let mut g = lock(&game);
-        g.moves = record
-            .moves
-            .iter()
-            .zip(&record.comments)
-            .map(|(text, comment)| {
-                let (depth, score) = comment.as_deref().map(read_comment).unwrap_or_default();
-                Played { text: text.clone(), depth, score }
-            })
-            .collect();
-        // A draw by the runner's cap is no rule the replay can see: the game keeps it.
-        let reason = record.tag("Reason").unwrap_or("");
-        g.adjudicated = reason
-            .strip_prefix(Category::DrawCap.label())
-            .and_then(|rest| rest.strip_prefix(':'))
-            .map(|detail| detail.trim().to_string());
-        g.generation += 1;
-        g.changed();
-        Ok((g.snapshot(), titles))
-    }
-
-    /// Has `engine` analyse the position after `ply` moves, or stops the analysis (`None`).
-    pub fn analyse(self: &Arc<Games>, id: u64, engine: Option<&str>, ply: usize) -> Result<Snapshot, String> {
-        let game = self.game(id)?;
-        let mut g = lock(&game);
-        g.analysis_stop.store(true, Ordering::SeqCst);
-        let Some(name) = engine else {
-            g.analysis = None;
-            return Ok(g.snapshot());
-        };
-        let (_, spec) =
-            self.engines.iter().find(|(n, _)| n == name).ok_or_else(|| format!("no engine '{name}'"))?;
-        let mut spec = spec.clone();
-        if g.variant != variants::DEFAULT_VARIANT {
-            spec.set_variant(g.variant);
-        }
-        let fen = g.view().history.get(ply).cloned().ok_or_else(|| format!("the game has no ply {ply}"))?;
-        let stop = Arc::new(AtomicBool::new(false));
-        g.analysis_stop = stop.clone();
-        g.analysis = Some(Analysis {
-            engine: name.to_string(),
-            ply,
-            fen: fen.clone(),
-            running: true,
-            ..Analysis::default()
-        });
-        let engine = g.analyser.take().filter(Engine::is_usable);
-        let variant = g.variant;
-        let game_ref = game.clone();
-        std::thread::spawn(move || analyse(game_ref, engine, spec, variant, fen, stop));
-        Ok(g.snapshot())
-    }
-
     /// Starts the engine's move if an engine is to move.
     fn kick(self: &Arc<Games>, game: &Arc<Mutex<Game>>) {
         let mut g = lock(game);
@@ -640,117 +483,15 @@ impl Games {
     }
 }
 
-/// Runs one analysis on its own thread, updating the game's [`Analysis`] while it is the one
-/// asked for (`stop` not raised).
-fn analyse(
-    game: Arc<Mutex<Game>>,
-    engine: Option<Engine>,
-    spec: EngineSpec,
-    variant: &'static str,
-    fen: String,
-    stop: Arc<AtomicBool>,
-) {
-    let name = spec.name.clone().unwrap_or_default();
-    let started = match engine {
-        Some(engine) => Ok(engine),
-        None => Engine::start(&spec).map_err(|e| format!("{name} could not start: {e}")),
-    };
-    let mut engine = match started {
-        Ok(engine) => engine,
-        Err(e) => return finish_analysis(&game, &stop, None, Some(e)),
-    };
-    let result =
-        engine.analyse(&format!("position fen {fen}"), &|| stop.load(Ordering::SeqCst), &mut |line| {
-            let mut g = lock(&game);
-            if stop.load(Ordering::SeqCst) {
-                return;
-            }
-            if let Some(analysis) = g.analysis.as_mut() {
-                read_info(line, analysis, variant);
-                g.changed();
-            }
-        });
-    let error = result.err().map(|fault| match fault {
-        Fault::Crash(detail) => format!("{name} crashed: {detail}"),
-        Fault::NoAnswer { .. } => format!("{name} did not stop"),
-    });
-    let keep = engine.is_usable().then_some(engine);
-    finish_analysis(&game, &stop, keep, error);
-}
-
-/// Ends an analysis: keeps the engine for the next one and marks the analysis stopped (if it
-/// is still the one shown).
-fn finish_analysis(game: &Mutex<Game>, stop: &AtomicBool, engine: Option<Engine>, error: Option<String>) {
-    let mut g = lock(game);
-    if g.analyser.is_none() {
-        g.analyser = engine;
-    }
-    if !stop.load(Ordering::SeqCst)
-        && let Some(analysis) = g.analysis.as_mut()
-    {
-        analysis.running = false;
-        analysis.error = error;
-        g.changed();
-    }
-}
-
-/// Reads the depth, score, speed and principal variation of an `info` line into `analysis`;
-/// the variation is cut at its first move that is not legal.
-fn read_info(line: &str, analysis: &mut Analysis, variant: &str) {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let mut i = 1;
-    while i < words.len() {
-        match words[i] {
-            "depth" => analysis.depth = words.get(i + 1).and_then(|w| w.parse().ok()).or(analysis.depth),
-            "nps" => analysis.nps = words.get(i + 1).and_then(|w| w.parse().ok()).or(analysis.nps),
-            "score" if i + 2 < words.len() => {
-                analysis.score = Some(format!("{} {}", words[i + 1], words[i + 2]))
-            }
-            "pv" => {
-                let mut pv: Vec<String> = Vec::new();
-                for mv in &words[i + 1..] {
-                    let mut next = pv.clone();
-                    next.push(mv.to_string());
-                    if view(variant, Some(&analysis.fen), &next).is_err() {
-                        break;
-                    }
-                    pv = next;
-                }
-                analysis.pv = pv;
-                return;
-            }
-            "string" => return,
-            _ => {}
-        }
-        i += 1;
-    }
-}
-
-/// The depth and score of a record's move comment, `{0.004s d4 cp18}` (scores as `cp 18`,
-/// `mate -3`).
-fn read_comment(comment: &str) -> (Option<u32>, Option<String>) {
-    let (mut depth, mut score) = (None, None);
-    for word in comment.split_whitespace() {
-        if let Some(d) = word.strip_prefix('d').and_then(|d| d.parse().ok()) {
-            depth = Some(d);
-        } else if let Some(v) = word.strip_prefix("cp").filter(|v| v.parse::<i64>().is_ok()) {
-            score = Some(format!("cp {v}"));
-        } else if let Some(v) = word.strip_prefix("mate").filter(|v| v.parse::<i64>().is_ok()) {
-            score = Some(format!("mate {v}"));
-        }
-    }
-    (depth, score)
-}
-
 /// ` moves M1 M2 ...`, or nothing for no moves.
-fn moves_suffix(texts: &[String]) -> String {
+pub(super) fn moves_suffix(texts: &[String]) -> String {
     if texts.is_empty() { String::new() } else { format!(" moves {}", texts.join(" ")) }
 }
 
 /// Asks `engine` (started from `spec` if `None`) for a move with `go`, allowing it `budget`
 /// milliseconds (plus a grace); returns the engine to keep (none when it failed) and the move
-/// or what went wrong.
-fn think(
+/// or what went wrong. Dice games ask their engines the same way.
+pub(super) fn think(
     engine: Option<Engine>,
     spec: &EngineSpec,
     position: &str,
@@ -779,9 +520,4 @@ fn think(
             (None, Err(format!("{name} gave no move within {:.1} s", waited.as_secs_f64())))
         }
     }
-}
-
-/// Locks a mutex, recovering it if a thread panicked while holding it.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -4,8 +4,12 @@
 //!
 //! The scheme, room by room:
 //! - [`guard`]: which requests are answered (only those of the server's own page);
-//! - [`games`]: the games, one per tab, and the engine threads that play their moves;
+//! - [`games`]: the board games, one per tab, and the engine threads that play their moves;
 //! - [`view`]: a position as the page sees it, computed with the variant's rules;
+//! - [`dice`]: the dice games (Can't Stop), whose dice the server rolls; [`dice_view`] a dice
+//!   game's position as the page sees it, through the generic dice-game traits;
+//!   [`dice_record`] their saved records;
+//! - [`changes`]: what all games share: one id space and the signal of change;
 //! - this file: the command's arguments, the HTTP server and its routes; the page itself
 //!   (`assets/`: HTML, CSS, JavaScript) is compiled into the binary, so nothing is fetched from
 //!   the network.
@@ -15,8 +19,9 @@
 //! threads. Live state reaches the page as server-sent events (`/api/events`), each stream on
 //! its own thread (see [`events`] for how it gets an unbuffered connection).
 //!
-//! **Routes.** `GET /` (the page), `/app.js`, `/hexboard.js` (the HexDame board), `/style.css`; `GET /api/setup` (variants and
-//! engines); `GET /api/game?id=N`; `GET /api/events?id=N` (server-sent events: the game's
+//! **Routes.** `GET /` (the page), `/app.js`, `/hexboard.js` (the HexDame board),
+//! `/cantstop.js` (the Can't Stop board and controls), `/style.css`; `GET /api/setup` (variants,
+//! with a dice game's numbers of players and engine strategies, and engines); `GET /api/game?id=N`; `GET /api/events?id=N` (server-sent events: the game's
 //! state at every change); `GET /api/record?id=N` (the game as a record, text); `POST` with a JSON body: `/api/new` (a [`games::NewGame`]),
 //! `/api/move` (`{"id": N, "move": "d2f4"}`), `/api/truncate` (`{"id": N, "ply": K}`),
 //! `/api/takeback` and `/api/resume` (`{"id": N}`), `/api/load` (`{"text": RECORD, "index": K}`:
@@ -24,11 +29,23 @@
 //! "ply": K}` analyses the position after K moves; without `engine` it stops). Answers are JSON: a game's
 //! [`games::Snapshot`], or `{"error": "..."}` with status 400 (404 for an unknown route, 403
 //! for a refused origin).
+//!
+//! A dice game answers the same routes where they mean something: `/api/new` with a
+//! [`dice::NewDiceGame`] (its variant says which), `/api/move` with an event token (`roll`
+//! rolls the dice), `/api/resume`, `/api/game`, `/api/events`, `/api/record` and `/api/load`
+//! (a dice record, told by its `Variant` tag); its answers are [`dice::DiceSnapshot`]s. Take
+//! back, play from here and analysis are board-game routes (a dice game cannot be rolled
+//! again), and say so.
 
+pub mod changes;
+pub mod dice;
+pub mod dice_record;
+pub mod dice_view;
 pub mod games;
 pub mod guard;
 pub mod view;
 
+use dice::{DiceGames, NewDiceGame};
 use games::{Games, NewGame};
 use guard::Guard;
 use serde::Deserialize;
@@ -42,6 +59,7 @@ use tiny_http::{Header, Method, Request, Response, Server};
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const HEXBOARD_JS: &str = include_str!("assets/hexboard.js");
+const CANTSTOP_JS: &str = include_str!("assets/cantstop.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
 /// The largest request body read (a game's moves fit many times over).
@@ -92,8 +110,34 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
     if args.open {
         open_browser(&url);
     }
-    serve(server, Guard::new(&args.bind, port), Games::new(engines));
+    serve(server, Guard::new(&args.bind, port), Stores::new(engines));
     Ok(())
+}
+
+/// The games of the server: board games and dice games, in one id space.
+#[derive(Clone)]
+pub struct Stores {
+    /// The board games.
+    pub board: Arc<Games>,
+    /// The dice games.
+    pub dice: Arc<DiceGames>,
+}
+
+impl Stores {
+    /// Empty stores offering `engines` to both kinds of game.
+    pub fn new(engines: Vec<(String, crate::tools::matches::spec::EngineSpec)>) -> Stores {
+        Stores { dice: DiceGames::new(engines.clone()), board: Games::new(engines) }
+    }
+
+    /// The state of game `id`, whichever its kind, as JSON.
+    fn snapshot(&self, id: u64) -> Result<serde_json::Value, String> {
+        let json = |e: serde_json::Error| format!("cannot write the game: {e}");
+        if self.dice.has(id) {
+            serde_json::to_value(self.dice.snapshot(id)?).map_err(json)
+        } else {
+            serde_json::to_value(self.board.snapshot(id)?).map_err(json)
+        }
+    }
 }
 
 /// The engines of `--engine NAME=COMMAND`, or this steere when none is given.
@@ -126,7 +170,7 @@ pub fn engine_specs(
 }
 
 /// Answers requests on a few threads, forever.
-pub fn serve(server: Server, guard: Guard, games: Arc<Games>) {
+pub fn serve(server: Server, guard: Guard, games: Stores) {
     let server = Arc::new(server);
     let workers: Vec<_> = (0..WORKERS)
         .map(|_| {
@@ -149,7 +193,7 @@ fn header<'a>(request: &'a Request, name: &'static str) -> Option<&'a str> {
 }
 
 /// Answers one request.
-fn handle(mut request: Request, guard: &Guard, games: &Arc<Games>) {
+fn handle(mut request: Request, guard: &Guard, games: &Stores) {
     if let Err(why) = guard.check(header(&request, "Host"), header(&request, "Origin")) {
         let _ = request.respond(json_response(403, &json!({ "error": why })));
         return;
@@ -174,10 +218,11 @@ fn handle(mut request: Request, guard: &Guard, games: &Arc<Games>) {
         (Method::Get, "/") => asset(INDEX_HTML, "text/html; charset=utf-8"),
         (Method::Get, "/app.js") => asset(APP_JS, "text/javascript; charset=utf-8"),
         (Method::Get, "/hexboard.js") => asset(HEXBOARD_JS, "text/javascript; charset=utf-8"),
+        (Method::Get, "/cantstop.js") => asset(CANTSTOP_JS, "text/javascript; charset=utf-8"),
         (Method::Get, "/style.css") => asset(STYLE_CSS, "text/css; charset=utf-8"),
         (Method::Get, "/api/setup") => json_response(200, &setup(games)),
         (Method::Get, "/api/game") => answer(query_id(query).and_then(|id| games.snapshot(id))),
-        (Method::Get, "/api/record") => match query_id(query).and_then(|id| games.record_text(id)) {
+        (Method::Get, "/api/record") => match query_id(query).and_then(|id| record_text(games, id)) {
             Ok(text) => with_type(Response::from_string(text), "text/plain; charset=utf-8"),
             Err(e) => answer::<()>(Err(e)),
         },
@@ -206,32 +251,44 @@ const EVENT_HEARTBEAT: Duration = Duration::from_secs(1);
 /// as an upgrade (`Connection: upgrade`) only so that `tiny_http` hands over the connection;
 /// with status 200 browsers read it as an ordinary response whose body ends when the
 /// connection closes, which is what an event stream is.
-fn events(request: Request, id: u64, games: &Games) {
+fn events(request: Request, id: u64, games: &Stores) {
     let content_type = Header::from_bytes("Content-Type", "text/event-stream").expect("a valid header");
     let no_store = Header::from_bytes("Cache-Control", "no-store").expect("a valid header");
     let response = Response::empty(200).with_header(content_type).with_header(no_store);
     let mut stream = request.upgrade("steere-events", response);
-    let mut changes = games::changes();
+    let mut seen = changes::changes();
     loop {
         let Ok(snapshot) = games.snapshot(id) else { return };
         let Ok(json) = serde_json::to_string(&snapshot) else { return };
         if stream.write_all(format!("data: {json}\n\n").as_bytes()).and_then(|()| stream.flush()).is_err() {
             return; // the page has gone
         }
-        changes = games::wait_for_change(changes, EVENT_HEARTBEAT);
+        seen = changes::wait_for_change(seen, EVENT_HEARTBEAT);
     }
 }
 
-/// The variants (name, summary, start position) and the engines' names.
-fn setup(games: &Games) -> serde_json::Value {
+/// The variants (name, summary, family, start position; for a dice game also its numbers of
+/// players and its engine strategies) and the engines' names.
+fn setup(games: &Stores) -> serde_json::Value {
     let variants: Vec<_> = crate::variants::VARIANTS
         .iter()
         .map(|v| {
+            if crate::variants::is_dice_game(v.name) {
+                let (fewest, most) = dice_view::player_range(v.name).unwrap_or((2, 2));
+                return json!({
+                    "name": v.name,
+                    "summary": v.summary,
+                    "family": "dice",
+                    "start": dice_view::start_fen(v.name, fewest, None).unwrap_or_default(),
+                    "players": [fewest, most],
+                    "strategies": dice_view::strategies(v.name).unwrap_or_default(),
+                });
+            }
             let start = view::view(v.name, None, &[]).map(|p| p.fen).unwrap_or_default();
-            json!({ "name": v.name, "summary": v.summary, "start": start })
+            json!({ "name": v.name, "summary": v.summary, "family": "board", "start": start })
         })
         .collect();
-    json!({ "variants": variants, "engines": games.engine_names(), "version": env!("CARGO_PKG_VERSION") })
+    json!({ "variants": variants, "engines": games.board.engine_names(), "version": env!("CARGO_PKG_VERSION") })
 }
 
 /// The body of a `POST` (at most [`MAX_BODY`] bytes).
@@ -256,13 +313,45 @@ struct GameRequest {
 }
 
 /// Runs a `POST` route.
-fn post(route: &str, body: &str, games: &Arc<Games>) -> Result<games::Snapshot, String> {
+fn post(route: &str, body: &str, stores: &Stores) -> Result<serde_json::Value, String> {
     let parse_error = |e: serde_json::Error| format!("bad request body: {e}");
+    let json = |e: serde_json::Error| format!("cannot write the game: {e}");
     if route == "/api/new" {
-        let new: NewGame = serde_json::from_str(body).map_err(parse_error)?;
-        return games.create(&new);
+        // The variant says which kind of game the body describes.
+        let value: serde_json::Value = serde_json::from_str(body).map_err(parse_error)?;
+        let variant = value.get("variant").and_then(|v| v.as_str()).unwrap_or_default();
+        if crate::variants::is_dice_game(variant) {
+            let new: NewDiceGame = serde_json::from_value(value).map_err(parse_error)?;
+            return serde_json::to_value(stores.dice.create(&new)?).map_err(json);
+        }
+        let new: NewGame = serde_json::from_value(value).map_err(parse_error)?;
+        return serde_json::to_value(stores.board.create(&new)?).map_err(json);
     }
     let request: GameRequest = serde_json::from_str(body).map_err(parse_error)?;
+    if stores.dice.has(request.id) {
+        return serde_json::to_value(dice_post(route, &request, &stores.dice)?).map_err(json);
+    }
+    serde_json::to_value(board_post(route, &request, &stores.board)?).map_err(json)
+}
+
+/// Runs a `POST` route on a dice game.
+fn dice_post(
+    route: &str,
+    request: &GameRequest,
+    games: &Arc<DiceGames>,
+) -> Result<dice::DiceSnapshot, String> {
+    match route {
+        "/api/move" => games.play(request.id, request.mv.as_deref().ok_or("no event given")?),
+        "/api/resume" => games.resume(request.id),
+        "/api/truncate" | "/api/takeback" | "/api/analyse" => {
+            Err(format!("{route} is for board games: a dice game's rolls cannot be taken back"))
+        }
+        _ => Err(format!("no such action: {route}")),
+    }
+}
+
+/// Runs a `POST` route on a board game.
+fn board_post(route: &str, request: &GameRequest, games: &Arc<Games>) -> Result<games::Snapshot, String> {
     match route {
         "/api/move" => games.play(request.id, request.mv.as_deref().ok_or("no move given")?),
         "/api/truncate" => games.truncate(request.id, request.ply.ok_or("no ply given")?),
@@ -280,11 +369,22 @@ struct LoadRequest {
     index: Option<usize>,
 }
 
-/// `/api/load`: the game and the titles of every game of the file.
-fn load(body: &str, games: &Arc<Games>) -> Result<serde_json::Value, String> {
+/// `/api/load`: the game and the titles of every game of the file (a dice record, told by its
+/// `Variant` tag, holds one game).
+fn load(body: &str, games: &Stores) -> Result<serde_json::Value, String> {
     let request: LoadRequest = serde_json::from_str(body).map_err(|e| format!("bad request body: {e}"))?;
-    let (game, titles) = games.load(&request.text, request.index.unwrap_or(0))?;
+    let variant = dice_record::variant_of(&request.text).unwrap_or_default();
+    if crate::variants::is_dice_game(&variant) {
+        let (game, titles) = games.dice.load(&request.text)?;
+        return Ok(json!({ "game": game, "games": titles }));
+    }
+    let (game, titles) = games.board.load(&request.text, request.index.unwrap_or(0))?;
     Ok(json!({ "game": game, "games": titles }))
+}
+
+/// `/api/record`: the record of game `id`, whichever its kind.
+fn record_text(games: &Stores, id: u64) -> Result<String, String> {
+    if games.dice.has(id) { games.dice.record_text(id) } else { games.board.record_text(id) }
 }
 
 /// The `id=N` of a query string.

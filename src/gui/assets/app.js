@@ -1,7 +1,9 @@
 // The page of `steere gui`: draws the board of the game shown, turns clicks into the legal
 // moves the server lists (it never decides legality itself), and follows the game's state as
 // the server pushes it (server-sent events), engine moves and analysis included. One game per tab: its id lives in sessionStorage, so a reload finds it again
-// and another tab starts its own.
+// and another tab starts its own. A dice game (Can't Stop: `family: "dice"`) has seats instead
+// of White and Black and events instead of moves; cantstop.js draws it and offers its
+// decisions, and the controls of board games are hidden (`body.dice`).
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -61,7 +63,12 @@ const state = {
   selected: [], // squares clicked toward a move
   version: 0,
   analysing: null, // the engine analysing the position shown, if any
+  highlight: [], // a dice game's columns of the choice under the pointer
 };
+
+/// A game's moves (a board game) or events (a dice game).
+const movesOf = (game) => game.moves || game.events;
+const isDice = (game) => game.family === "dice";
 
 async function api(path, body) {
   const options = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
@@ -85,11 +92,12 @@ function accept(game) {
   sessionStorage.setItem("steere-game", String(game.id));
   if (game.version !== state.version) {
     state.version = game.version;
-    const moves = game.moves.map((m) => m.text).join(" ");
+    const moves = movesOf(game).map((m) => m.text).join(" ");
     if (moves !== state.moves) {
       // The game changed: show its last position and forget a half-made move.
       state.moves = moves;
       state.selected = [];
+      state.highlight = [];
       state.shown = null;
     }
     render();
@@ -98,12 +106,13 @@ function accept(game) {
 
 /// The ply shown and whether it is the game's last position.
 function shownPly() {
-  const last = state.game.moves.length;
+  const last = movesOf(state.game).length;
   return state.shown === null ? last : Math.min(state.shown, last);
 }
 
 function humanToMove() {
   const g = state.game;
+  if (isDice(g)) return false; // cantstop.js offers a dice game's decisions
   const side = g.position.to_move === "white" ? 0 : 1;
   return g.players[side] === "human" && !g.position.result && !g.time_loss && shownPly() === g.moves.length;
 }
@@ -118,7 +127,7 @@ function clockText(ms) {
 
 /// The clocks, the side to move's running down since the state was received.
 function renderClocks() {
-  const g = state.game;
+  const g = state.game && !isDice(state.game) ? state.game : null;
   $("clocks").hidden = !g || !g.clocks;
   if (!g || !g.clocks) return;
   const running = g.position.result || g.time_loss ? -1 : g.position.to_move === "white" ? 0 : 1;
@@ -144,6 +153,15 @@ function render() {
   if (!g) return;
   const ply = shownPly();
   const fen = g.position.history[ply];
+  document.body.classList.toggle("dice", isDice(g));
+  if (isDice(g)) {
+    $("fen").value = fen;
+    $("seed-line").textContent = `Seed ${g.seed} (the same seed and choices give the same dice)`;
+    showError(g.error);
+    $("resume").hidden = !g.error;
+    renderDice(ply);
+    return;
+  }
   drawBoard(g.variant, fen, ply);
   $("fen").value = fen;
   const moves = $("moves");
@@ -407,6 +425,7 @@ async function action(path, extra) {
 async function newGame(event) {
   if (event) event.preventDefault();
   try {
+    if (variantInfo($("variant").value)?.family === "dice") return await newDiceGame();
     const clock = $("clock").value.trim().match(/^(\d+(?:\.\d+)?)(?:\+(\d+(?:\.\d+)?))?$/);
     if ($("clock").value.trim() && !clock) throw new Error("clock: expected minutes+seconds, e.g. 5+3");
     const game = await api("/api/new", {
@@ -424,6 +443,9 @@ async function newGame(event) {
     showError(e.message);
   }
 }
+
+/// The setup's entry of a variant.
+const variantInfo = (name) => state.setup.variants.find((v) => v.name === name);
 
 /// The text of the record file opened, to open its other games.
 let recordText = null;
@@ -486,7 +508,7 @@ async function poll() {
 
 function step(delta) {
   if (!state.game) return;
-  const ply = Math.max(0, Math.min(state.game.moves.length, shownPly() + delta));
+  const ply = Math.max(0, Math.min(movesOf(state.game).length, shownPly() + delta));
   state.shown = ply;
   state.selected = [];
   render();
@@ -500,12 +522,21 @@ async function init() {
     for (const e of state.setup.engines) select.add(new Option(e, e));
   }
   $("black").value = state.setup.engines[0] || "human";
+  // Dice seats: a person first, engines after.
+  document.querySelectorAll(".seat-player").forEach((select, k) => {
+    select.value = k === 0 ? "human" : state.setup.engines[0] || "human";
+  });
+  $("variant").onchange = updateForm;
+  $("players").onchange = updateForm;
+  for (const select of document.querySelectorAll(".seat-player")) select.onchange = updateForm;
+  $("to-latest").onclick = () => { state.shown = null; render(); };
   for (const e of state.setup.engines) $("analyser").add(new Option(e, e));
   $("analyse").onclick = () => {
     state.analysing = state.analysing ? null : $("analyser").value;
     action("/api/analyse", { engine: state.analysing, ply: shownPly() });
   };
   $("new-game").onsubmit = newGame;
+  updateForm();
   $("flip").onclick = () => { state.flipped = !state.flipped; render(); };
   $("takeback").onclick = () => action("/api/takeback");
   $("resume").onclick = () => action("/api/resume");

@@ -1,0 +1,125 @@
+//! The analysis of a board game's position: an engine thinking with `go infinite` on a
+//! thread of its own, its `info` lines read into the game's [`Analysis`] as they come, until
+//! the page stops it or asks for another position.
+
+use super::*;
+
+impl Games {
+    /// Has `engine` analyse the position after `ply` moves, or stops the analysis (`None`).
+    pub fn analyse(self: &Arc<Games>, id: u64, engine: Option<&str>, ply: usize) -> Result<Snapshot, String> {
+        let game = self.game(id)?;
+        let mut g = lock(&game);
+        g.analysis_stop.store(true, Ordering::SeqCst);
+        let Some(name) = engine else {
+            g.analysis = None;
+            return Ok(g.snapshot());
+        };
+        let (_, spec) =
+            self.engines.iter().find(|(n, _)| n == name).ok_or_else(|| format!("no engine '{name}'"))?;
+        let mut spec = spec.clone();
+        if g.variant != variants::DEFAULT_VARIANT {
+            spec.set_variant(g.variant);
+        }
+        let fen = g.view().history.get(ply).cloned().ok_or_else(|| format!("the game has no ply {ply}"))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        g.analysis_stop = stop.clone();
+        g.analysis = Some(Analysis {
+            engine: name.to_string(),
+            ply,
+            fen: fen.clone(),
+            running: true,
+            ..Analysis::default()
+        });
+        let engine = g.analyser.take().filter(Engine::is_usable);
+        let variant = g.variant;
+        let game_ref = game.clone();
+        std::thread::spawn(move || analyse(game_ref, engine, spec, variant, fen, stop));
+        Ok(g.snapshot())
+    }
+}
+
+/// Runs one analysis on its own thread, updating the game's [`Analysis`] while it is the one
+/// asked for (`stop` not raised).
+fn analyse(
+    game: Arc<Mutex<Game>>,
+    engine: Option<Engine>,
+    spec: EngineSpec,
+    variant: &'static str,
+    fen: String,
+    stop: Arc<AtomicBool>,
+) {
+    let name = spec.name.clone().unwrap_or_default();
+    let started = match engine {
+        Some(engine) => Ok(engine),
+        None => Engine::start(&spec).map_err(|e| format!("{name} could not start: {e}")),
+    };
+    let mut engine = match started {
+        Ok(engine) => engine,
+        Err(e) => return finish_analysis(&game, &stop, None, Some(e)),
+    };
+    let result =
+        engine.analyse(&format!("position fen {fen}"), &|| stop.load(Ordering::SeqCst), &mut |line| {
+            let mut g = lock(&game);
+            if stop.load(Ordering::SeqCst) {
+                return;
+            }
+            if let Some(analysis) = g.analysis.as_mut() {
+                read_info(line, analysis, variant);
+                g.changed();
+            }
+        });
+    let error = result.err().map(|fault| match fault {
+        Fault::Crash(detail) => format!("{name} crashed: {detail}"),
+        Fault::NoAnswer { .. } => format!("{name} did not stop"),
+    });
+    let keep = engine.is_usable().then_some(engine);
+    finish_analysis(&game, &stop, keep, error);
+}
+
+/// Ends an analysis: keeps the engine for the next one and marks the analysis stopped (if it
+/// is still the one shown).
+fn finish_analysis(game: &Mutex<Game>, stop: &AtomicBool, engine: Option<Engine>, error: Option<String>) {
+    let mut g = lock(game);
+    if g.analyser.is_none() {
+        g.analyser = engine;
+    }
+    if !stop.load(Ordering::SeqCst)
+        && let Some(analysis) = g.analysis.as_mut()
+    {
+        analysis.running = false;
+        analysis.error = error;
+        g.changed();
+    }
+}
+
+/// Reads the depth, score, speed and principal variation of an `info` line into `analysis`;
+/// the variation is cut at its first move that is not legal.
+fn read_info(line: &str, analysis: &mut Analysis, variant: &str) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    while i < words.len() {
+        match words[i] {
+            "depth" => analysis.depth = words.get(i + 1).and_then(|w| w.parse().ok()).or(analysis.depth),
+            "nps" => analysis.nps = words.get(i + 1).and_then(|w| w.parse().ok()).or(analysis.nps),
+            "score" if i + 2 < words.len() => {
+                analysis.score = Some(format!("{} {}", words[i + 1], words[i + 2]))
+            }
+            "pv" => {
+                let mut pv: Vec<String> = Vec::new();
+                for mv in &words[i + 1..] {
+                    let mut next = pv.clone();
+                    next.push(mv.to_string());
+                    if view(variant, Some(&analysis.fen), &next).is_err() {
+                        break;
+                    }
+                    pv = next;
+                }
+                analysis.pv = pv;
+                return;
+            }
+            "string" => return,
+            _ => {}
+        }
+        i += 1;
+    }
+}
