@@ -258,6 +258,17 @@ impl Page {
         }
     }
 
+    /// Waits until the server's game is `changed` (a click's request is sent asynchronously,
+    /// so the game may still be as it was), then until the page settles on it.
+    async fn settled_after(&self, id: u64, changed: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !changed(&server_game(self.gui, id)) {
+            assert!(Instant::now() < deadline, "the click was never sent");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        self.settled(id).await
+    }
+
     /// Checks that the board drawn is the server's position: the FEN shown and the squares
     /// with pieces.
     async fn check_board(&self, game: &Value) {
@@ -367,7 +378,8 @@ async fn impasse_and_dipole() {
 
     // Take back: back to the person's turn, with fewer moves.
     page.click("#takeback").await;
-    let back = page.settled(id).await;
+    let played = game["moves"].as_array().unwrap().len();
+    let back = page.settled_after(id, |g| g["moves"].as_array().unwrap().len() < played).await;
     assert!(back["moves"].as_array().unwrap().len() < game["moves"].as_array().unwrap().len());
     assert!(back["position"]["result"].is_null());
     page.check_board(&back).await;
@@ -387,7 +399,7 @@ async fn impasse_and_dipole() {
     assert_eq!(targets, json!(["a3", "d2"]));
     page.shot("impasse-crown-choice").await;
     page.click_square("d2").await;
-    let crowned = page.settled(id).await;
+    let crowned = page.settled_after(id, |g| !g["moves"].as_array().unwrap().is_empty()).await;
     assert_eq!(crowned["moves"][0]["text"], "a7b8d2");
     page.check_board(&crowned).await;
     page.shot("impasse-crowned").await;
@@ -417,7 +429,7 @@ async fn impasse_and_dipole() {
     );
     page.shot("dipole-exit-choice").await;
     page.click("#choice button[data-move='e1off5']").await;
-    let after = page.settled(id).await;
+    let after = page.settled_after(id, |g| !g["moves"].as_array().unwrap().is_empty()).await;
     assert_eq!(after["moves"][0]["text"], "e1off5");
     let (game, times) = page.play_out(id).await;
     assert!(game["position"]["result"].as_str().unwrap().contains("has won"), "{game}");

@@ -290,6 +290,8 @@ async fn play() {
     let marked = page.js("return document.querySelector('#seats li.winner').textContent;").await;
     assert!(marked.as_str().unwrap().contains(&format!("Player {winner}")), "{marked}");
     assert!(page.dice_buttons().await.is_empty(), "nothing to press after the end");
+    let boxed = page.js("return document.getElementById('dice-actions').offsetParent === null;").await;
+    assert_eq!(boxed, json!(true), "no empty box of buttons after the end");
     eprintln!(
         "cantstop: player {winner} won after {} events ({} turns of the person)",
         game["events"].as_array().unwrap().len(),

@@ -310,7 +310,12 @@ function renderSeats(pos) {
     const li = document.createElement("li");
     const won = pos.spaces[k].filter((s, i) => s === CS_HEIGHTS[i]).length;
     li.innerHTML = `<span class="cs-swatch cs-p${k + 1} cs-on-p${k + 1}">${k + 1}</span> `;
-    li.append(`Player ${k + 1}: ${csSeatText(seat)} — ${won} column${won === 1 ? "" : "s"} won`);
+    li.append(`Player ${k + 1}: ${csSeatText(seat)}`);
+    const count = document.createElement("span");
+    count.className = "cs-won-count";
+    count.textContent = `${won} of 3 won`;
+    count.title = "columns won (3 win the game)";
+    li.appendChild(count);
     if (pos.toMove === k + 1 && !state.game.position.winner) li.classList.add("to-move");
     if (state.game.position.winner === k + 1) li.classList.add("winner");
     list.appendChild(li);
