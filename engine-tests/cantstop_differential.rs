@@ -138,11 +138,11 @@ fn properties_hold_in_random_games() {
         // The FEN round trip.
         assert_eq!(Position::parse_fen(&pos.fen()).as_ref(), Ok(pos), "{}", pos.fen());
         // Markers never leave their columns; neutral markers stand above the mover's.
-        for c in 0..COLUMNS {
+        for (c, &height) in HEIGHTS.iter().enumerate() {
             for p in 0..pos.players() {
-                assert!(pos.marker(p, c) <= HEIGHTS[c], "{}", pos.fen());
+                assert!(pos.marker(p, c) <= height, "{}", pos.fen());
             }
-            assert!(pos.neutral(c) <= HEIGHTS[c], "{}", pos.fen());
+            assert!(pos.neutral(c) <= height, "{}", pos.fen());
         }
         assert!(pos.neutral_count() <= 3);
         if pos.is_turn_start() {
