@@ -16,6 +16,10 @@
 //! engines do not compete with them for the processor; a check that still misses its bound on
 //! a loaded machine is retried, never loosened.
 
+#[path = "protocol/cantstop.rs"]
+mod cantstop;
+#[path = "cantstop_reference/mod.rs"]
+mod cantstop_reference;
 mod common;
 mod dipole_reference;
 /// HexDame over the protocol: draws by repetition, checked against its reference.
@@ -150,11 +154,23 @@ fn handshake_in_both_dialects() {
         assert!(lines[1].starts_with("id author "), "{lines:?}");
         let options: Vec<&String> = lines.iter().filter(|l| l.starts_with("option name ")).collect();
         let names: Vec<&str> = options.iter().map(|l| l.split(" type ").next().unwrap()).collect();
-        for name in ["Hash", "Threads", "MoveOverhead", "UCI_Variant", "Ponder", "Clear Hash"] {
+        for name in [
+            "Hash",
+            "Threads",
+            "MoveOverhead",
+            "UCI_Variant",
+            "Ponder",
+            "Clear Hash",
+            "Players",
+            "Strategy",
+            "Seed",
+        ] {
             assert!(names.contains(&format!("option name {name}").as_str()), "{name} in {names:?}");
         }
         assert!(options.iter().any(|l| {
-            l.ends_with("type combo default impasse var impasse var dipole var dipole10 var hexdame")
+            l.ends_with(
+                "type combo default impasse var impasse var dipole var dipole10 var hexdame var cantstop",
+            )
         }));
         assert_eq!(lines.len(), 2 + options.len() + 1, "only id, option and {ok} lines: {lines:?}");
         engine.sync_quiet();

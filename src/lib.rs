@@ -15,6 +15,7 @@
 //! - [`gui`]: `steere gui`, a local web page that plays engines over that protocol.
 
 pub mod cantstop;
+pub mod chance;
 pub mod dipole;
 pub mod game;
 pub mod gui;

@@ -8,6 +8,8 @@ use steere::search::{Limits, SearchControl};
 use steere::tools::{analyse, bench, perft};
 use steere::variants::{self, Job, Variant};
 
+mod dice_commands;
+
 /// steere: an engine for a family of abstract games: Impasse, Dipole (and, to come, HexDame and
 /// Can't Stop).
 ///
@@ -176,6 +178,49 @@ enum Command {
     /// only and prints the URL to open.
     /// Example: steere gui --open; steere gui --engine fast="steere" --engine other="./my-engine --uci"
     Gui(steere::gui::GuiArgs),
+    /// The exact odds of a dice game's position: the chance of busting on the next roll, and
+    /// what each decision of the player to move leads to.
+    ///
+    /// Probabilities are counts of the 1296 outcomes of four dice, enumerated, never sampled.
+    /// Example: steere odds --variant cantstop --fen "p2 00000000000/00000000000 6:1,10:1 1 s"
+    Odds {
+        /// Position (default: the variant's start position).
+        #[arg(short, long)]
+        fen: Option<String>,
+        #[command(flatten)]
+        variant: VariantArg,
+    },
+    /// Play a dice game alone many times and report the mean number of turns to win: the
+    /// yardstick of a strategy (Can't Stop's Rule of 28 needs 10.74 turns on average).
+    ///
+    /// Dice of game k come from --seed and k, so a run is reproducible; games are shared among
+    /// --jobs threads. Ends with `games N mean M sd S ci95 [LO, HI]`.
+    /// Example: steere solitaire --variant cantstop --games 1000 --strategy rule28
+    Solitaire {
+        #[command(flatten)]
+        variant: VariantArg,
+        /// Number of games.
+        #[arg(short, long, default_value_t = 1000)]
+        games: usize,
+        /// `search` (the engine) or a fixed player of the game (Can't Stop: rule28, greedy, random).
+        #[arg(short, long, default_value = "search")]
+        strategy: String,
+        /// Seed of the dice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Search limit per decision: this many rolls deep (default: until the turn is solved).
+        #[arg(short, long)]
+        depth: Option<u32>,
+        /// Search limit per decision in milliseconds.
+        #[arg(short, long)]
+        movetime: Option<u64>,
+        /// Search limit per decision in nodes.
+        #[arg(short, long)]
+        nodes: Option<u64>,
+        /// Games played at once.
+        #[arg(short, long, default_value_t = 1)]
+        jobs: usize,
+    },
     /// List the games (variants) steere plays, one per line: NAME, a summary, its rules document.
     ///
     /// Every command takes `--variant NAME`; the protocol takes `setoption name UCI_Variant value NAME`.
@@ -226,11 +271,16 @@ fn main() -> ExitCode {
         | Command::Divide { ref variant, .. }
         | Command::Moves { ref variant, .. }
         | Command::Analyse { ref variant, .. }
-        | Command::Bench { ref variant, .. } => {
+        | Command::Bench { ref variant, .. }
+        | Command::Odds { ref variant, .. }
+        | Command::Solitaire { ref variant, .. } => {
             let name = variant.name.clone();
-            variants::dispatch(&name, PositionCommand(command))
-                .map_err(|e| format!("--variant: {e}"))
-                .flatten()
+            let result = if variants::is_dice_game(&name) {
+                variants::dispatch_chance(&name, dice_commands::DiceCommand(command))
+            } else {
+                variants::dispatch(&name, PositionCommand(command))
+            };
+            result.map_err(|e| format!("--variant: {e}")).flatten()
         }
         Command::Variants => {
             for info in &variants::VARIANTS {
@@ -283,6 +333,13 @@ impl Job for PositionCommand {
             Command::Bench { depth, threads, hash, .. } => {
                 run_bench(variant, depth.unwrap_or(variant.info.bench_depth), threads as usize, hash as usize)
             }
+            Command::Odds { .. } => {
+                Err(format!("odds: {} is a board game; odds are for dice games (cantstop)", variant.name()))
+            }
+            Command::Solitaire { .. } => Err(format!(
+                "solitaire: {} is a board game; solitaire is for dice games (cantstop)",
+                variant.name()
+            )),
             _ => unreachable!("only position commands are dispatched"),
         }
     }
@@ -326,7 +383,7 @@ fn run_moves<G: Rules>(pos: &G) -> Result<(), String> {
 }
 
 /// The thinking time of `steere analyse` when no limit is given.
-const DEFAULT_ANALYSE_MS: u64 = 3000;
+pub const DEFAULT_ANALYSE_MS: u64 = 3000;
 
 fn run_analyse<G: Rules>(
     pos: &G,

@@ -229,6 +229,26 @@ pub fn is_dice_game(name: &str) -> bool {
     find(name).is_ok_and(|info| info.family == Family::Dice)
 }
 
+/// The names of the fixed players of every dice game (`rule28`, ...), each once.
+pub fn fixed_players() -> Vec<&'static str> {
+    struct Names;
+    impl ChanceJob for Names {
+        type Output = &'static [&'static str];
+        fn run<G: ChanceRules>(self, _: ChanceVariant<G>) -> &'static [&'static str] {
+            G::FIXED_PLAYERS
+        }
+    }
+    let mut names = Vec::new();
+    for info in VARIANTS.iter().filter(|v| v.family == Family::Dice) {
+        for &name in dispatch_chance(info.name, Names).unwrap_or(&[]) {
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
 /// Runs `job` with the rules of the dice game called `name`, or says that there is none.
 pub fn dispatch_chance<J: ChanceJob>(name: &str, job: J) -> Result<J::Output, String> {
     let info = find(name)?;

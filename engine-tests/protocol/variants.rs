@@ -112,7 +112,7 @@ fn uci_variant_switches_the_game_and_resets_the_position() {
     assert_eq!(engine.query("fen"), after);
     // A bad variant is an error; a variant cannot change during a search.
     engine.send("setoption name UCI_Variant value chess");
-    assert!(engine.sync_errors()[0].contains("supported: impasse, dipole, dipole10, hexdame"));
+    assert!(engine.sync_errors()[0].contains("supported: impasse, dipole, dipole10, hexdame, cantstop"));
     engine.send("go infinite");
     engine.send("setoption name UCI_Variant value impasse");
     let refused = engine.until("the refusal", |l| l.starts_with("info string error"));

@@ -249,10 +249,10 @@ impl Position {
     /// top are won (other players' markers there removed), and the turn passes.
     fn bank(&mut self) {
         let mover = self.to_move();
-        for c in 0..COLUMNS {
+        for (c, &height) in HEIGHTS.iter().enumerate() {
             if self.neutral[c] != 0 {
                 self.markers[mover][c] = self.neutral[c];
-                if self.neutral[c] == HEIGHTS[c] {
+                if self.neutral[c] == height {
                     for p in (0..self.players()).filter(|&p| p != mover) {
                         self.markers[p][c] = 0;
                     }

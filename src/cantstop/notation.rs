@@ -343,9 +343,9 @@ fn check_consistency(pos: &Position) -> Result<(), FenError> {
 /// neutral marker (`*`).
 pub fn diagram(pos: &Position) -> Vec<String> {
     let mut lines = Vec::new();
-    for c in 0..COLUMNS {
+    for (c, &height) in HEIGHTS.iter().enumerate() {
         let mut row = format!("{:>2} |", board::name(c));
-        for space in 1..=HEIGHTS[c] {
+        for space in 1..=height {
             let mut cell = String::new();
             for p in 0..pos.players() {
                 if pos.marker(p, c) == space {

@@ -66,3 +66,41 @@ pub fn consequences(pos: &Position) -> Vec<Consequence> {
 pub fn probability(outcomes: u32) -> f64 {
     f64::from(outcomes) / f64::from(OUTCOMES)
 }
+
+/// The lines of `steere odds`: the chance of busting on the next roll, the chance of each
+/// column, and each decision's consequences.
+pub fn report(pos: &Position) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(winner) = pos.winner() {
+        lines.push(format!("game over: player {} won", winner + 1));
+        return lines;
+    }
+    let percent = |n: u32| format!("{n}/1296 = {:.2}%", 100.0 * probability(n));
+    match pos.phase() {
+        Phase::Roll | Phase::Decide => {
+            let rolling = if pos.phase() == Phase::Roll { "the next roll" } else { "rolling again" };
+            lines.push(format!("bust on {rolling}: {}", percent(bust_outcomes(pos))));
+            let open: Vec<u8> =
+                (0..COLUMNS).filter(|&c| pos.closed_columns() & (1 << c) == 0).map(board::name).collect();
+            let sums: Vec<String> =
+                open.iter().map(|&c| format!("{c}:{:.3}", probability(hit_outcomes(&[c])))).collect();
+            lines.push(format!("chance of each open column's sum: {}", sums.join(" ")));
+        }
+        Phase::Choose(dice) => lines.push(format!("dice {dice}: {} choices", pos.choices(dice).len())),
+    }
+    for c in consequences(pos) {
+        let mut line = format!("{:<6} -> {}", c.event.to_string(), c.after.fen());
+        if let Some(bust) = c.bust_next {
+            line.push_str(&format!("; bust if rolling on: {}", percent(bust)));
+        }
+        if !c.wins_on_stop.is_empty() {
+            let cols: Vec<String> = c.wins_on_stop.iter().map(u8::to_string).collect();
+            line.push_str(&format!("; stopping wins column {}", cols.join(", ")));
+        }
+        if c.wins_game_on_stop {
+            line.push_str(" and the game");
+        }
+        lines.push(line);
+    }
+    lines
+}

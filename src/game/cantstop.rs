@@ -2,7 +2,7 @@
 
 use super::chance::{ChanceGame, ChanceRules, Node};
 use crate::cantstop::dice::{self, Dice, OUTCOMES};
-use crate::cantstop::{Event, Phase, Position, eval, notation};
+use crate::cantstop::{Event, Phase, Position, baseline, eval, notation, odds};
 
 impl ChanceGame for Position {
     type Event = Event;
@@ -89,5 +89,24 @@ impl ChanceRules for Position {
 
     fn diagram(&self) -> Vec<String> {
         notation::diagram(self)
+    }
+
+    fn solitaire() -> Option<Position> {
+        Some(Position::start(1))
+    }
+
+    fn odds(&self) -> Vec<String> {
+        odds::report(self)
+    }
+
+    const FIXED_PLAYERS: &'static [&'static str] = &["rule28", "greedy", "random"];
+
+    fn fixed_player(&self, name: &str, seed: u64) -> Option<Event> {
+        match name {
+            "rule28" => baseline::rule28(self),
+            "greedy" => baseline::greedy(self),
+            "random" => baseline::random(self, seed),
+            _ => None,
+        }
     }
 }

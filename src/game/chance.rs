@@ -71,4 +71,14 @@ pub trait ChanceRules: ChanceGame {
     fn legal_events(&self) -> Vec<Self::Event>;
     /// A text diagram of the position, for `d`.
     fn diagram(&self) -> Vec<String>;
+    /// The one-player start, if the game has a solitaire form (for studies of strategies).
+    fn solitaire() -> Option<Self>;
+    /// The lines of `steere odds`: the exact chances of the next chance event and what each
+    /// decision of the player to move leads to.
+    fn odds(&self) -> Vec<String>;
+    /// The names of the game's built-in fixed players (baselines for matches).
+    const FIXED_PLAYERS: &'static [&'static str];
+    /// The decision of the fixed player `name` (one of [`ChanceRules::FIXED_PLAYERS`]) here, with
+    /// `seed` for a player that draws at random; `None` where the player to move has none.
+    fn fixed_player(&self, name: &str, seed: u64) -> Option<Self::Event>;
 }

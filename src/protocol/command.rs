@@ -74,6 +74,8 @@ pub enum Query {
     GameOver,
     /// `query p1turn`: is it the first player's (White's) turn?
     P1Turn,
+    /// `query turn`: whose turn it is, `p1` to `p4`.
+    Turn,
     /// `query result`: `p1win`, `p2win` or `none`.
     Result,
     /// `query fen`: the FEN of the current position.
@@ -473,6 +475,7 @@ fn parse_query(args: &[&str]) -> Result<Command, ParseError> {
         [] => return Err(syntax("expected gameover, p1turn, result, fen or islegal M".into())),
         ["gameover"] => Query::GameOver,
         ["p1turn"] => Query::P1Turn,
+        ["turn"] => Query::Turn,
         ["result"] => Query::Result,
         ["fen"] => Query::Fen,
         ["islegal", mv] => Query::IsLegal(mv.to_string()),

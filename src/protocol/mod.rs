@@ -27,6 +27,7 @@
 
 pub mod codingame;
 pub mod command;
+pub mod dice;
 pub mod input;
 pub mod job;
 pub mod options;
@@ -127,8 +128,31 @@ trait Session {
     fn into_common(self: Box<Self>) -> Common;
 }
 
+/// The answer to `uci`/`ugi`: identification, options, and `uciok`/`ugiok`.
+fn hello_lines(dialect: Dialect) -> Vec<String> {
+    let mut lines = vec![format!("id name {ENGINE_NAME}"), format!("id author {ENGINE_AUTHOR}")];
+    lines.extend(Options::declarations());
+    lines.push(match dialect {
+        Dialect::Uci => "uciok".to_string(),
+        Dialect::Ugi => "ugiok".to_string(),
+    });
+    lines
+}
+
 /// The engine of variant `name` (a registry name), at its start position.
 fn new_session(common: Common, name: &str) -> Box<dyn Session> {
+    /// Builds the engine of a dice game.
+    struct NewDiceSession(Common);
+    impl variants::ChanceJob for NewDiceSession {
+        type Output = Box<dyn Session>;
+        fn run<G: crate::game::ChanceRules>(self, variant: variants::ChanceVariant<G>) -> Box<dyn Session> {
+            Box::new(dice::DiceSession::new(self.0, variant))
+        }
+    }
+    if variants::is_dice_game(name) {
+        return variants::dispatch_chance(name, NewDiceSession(common))
+            .unwrap_or_else(|e| panic!("{e}: the option checked it"));
+    }
     /// Builds the engine with the variant's game type.
     struct NewSession(Common);
     impl variants::Job for NewSession {
@@ -251,13 +275,7 @@ impl<G: Rules> Engine<G> {
 
     /// `uci`/`ugi`: identification, options, and `uciok`/`ugiok`.
     fn hello(&self, dialect: Dialect) {
-        let mut lines = vec![format!("id name {ENGINE_NAME}"), format!("id author {ENGINE_AUTHOR}")];
-        lines.extend(Options::declarations());
-        lines.push(match dialect {
-            Dialect::Uci => "uciok".to_string(),
-            Dialect::Ugi => "ugiok".to_string(),
-        });
-        self.common.out.lines(&lines);
+        self.common.out.lines(&hello_lines(dialect));
     }
 
     /// `setoption`; a new `UCI_Variant` replaces the engine by one of that variant at its start
@@ -283,6 +301,9 @@ impl<G: Rules> Engine<G> {
                 Change::MoveOverhead(_)
                 | Change::Ponder(_)
                 | Change::Variant(_)
+                | Change::Players(_)
+                | Change::Strategy(_)
+                | Change::Seed(_)
                 | Change::Debug(_)
                 | Change::NoOwnBook => {}
             }
@@ -419,6 +440,7 @@ impl<G: Rules> Engine<G> {
         let answer = match query {
             Query::GameOver => (pos.outcome().is_some() || drawn).to_string(),
             Query::P1Turn => (pos.to_move() == Player::P1).to_string(),
+            Query::Turn => format!("p{}", pos.to_move().index() + 1),
             Query::Result => match (pos.outcome(), rules::winner(pos)) {
                 (None, _) if drawn => "draw".to_string(),
                 (None, _) => "none".to_string(),

@@ -39,6 +39,30 @@ pub struct Options {
     pub ponder: bool,
     /// `UCI_Variant`: the game, a name of the variant registry.
     pub variant: &'static str,
+    /// `Players`: the number of players of `position startpos` in a dice game.
+    pub players: usize,
+    /// `Strategy`: how a dice game's decisions are taken: `search` or a built-in fixed player.
+    pub strategy: &'static str,
+    /// `Seed`: the seed of the `random` strategy.
+    pub seed: u64,
+}
+
+/// The strategy that searches; the others are the dice games' fixed players.
+pub const SEARCH_STRATEGY: &str = "search";
+/// The most players the `Players` option accepts.
+pub const MAX_PLAYERS: u64 = 4;
+/// The largest `Seed`.
+pub const MAX_SEED: u64 = u32::MAX as u64;
+
+/// The values of `Strategy`: `search`, then every dice game's fixed players.
+pub fn strategies() -> Vec<&'static str> {
+    let mut names = vec![SEARCH_STRATEGY];
+    for name in crate::variants::fixed_players() {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
 }
 
 impl Default for Options {
@@ -49,6 +73,9 @@ impl Default for Options {
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             ponder: false,
             variant: crate::variants::DEFAULT_VARIANT,
+            players: 2,
+            strategy: SEARCH_STRATEGY,
+            seed: 0,
         }
     }
 }
@@ -66,6 +93,12 @@ pub enum Change {
     Ponder(bool),
     /// Select a variant.
     Variant(&'static str),
+    /// The number of players of a dice game's start.
+    Players(usize),
+    /// How a dice game's decisions are taken.
+    Strategy(&'static str),
+    /// The seed of the `random` strategy.
+    Seed(u64),
     /// The `Clear Hash` button: forget the table and histories.
     ClearHash,
     /// `setoption name debug value true|false`: the `debug on|off` command in the form of an
@@ -100,6 +133,12 @@ impl Options {
                 crate::variants::names().join(" var ")
             ),
             "option name Clear Hash type button".to_string(),
+            format!("option name Players type spin default 2 min 2 max {MAX_PLAYERS}"),
+            format!(
+                "option name Strategy type combo default {SEARCH_STRATEGY} var {}",
+                strategies().join(" var ")
+            ),
+            format!("option name Seed type spin default 0 min 0 max {MAX_SEED}"),
         ]
     }
 
@@ -137,8 +176,21 @@ impl Options {
                 })
             }
             "clearhash" => Ok(Change::ClearHash),
+            "players" => Ok(Change::Players(spin("Players", value, 2, MAX_PLAYERS)? as usize)),
+            "seed" => Ok(Change::Seed(spin("Seed", value, 0, MAX_SEED)?)),
+            "strategy" => {
+                let names = strategies();
+                let found = value.and_then(|v| names.iter().find(|n| n.eq_ignore_ascii_case(v)));
+                found.map(|&n| Change::Strategy(n)).ok_or_else(|| {
+                    format!(
+                        "Strategy: value {} is not one of {}",
+                        quote(value.unwrap_or("")),
+                        names.join(", ")
+                    )
+                })
+            }
             _ => Err(format!(
-                "unknown option {} (options: Hash, Threads, MoveOverhead, Ponder, UCI_Variant, Clear Hash; also accepted: debug, OwnBook false)",
+                "unknown option {} (options: Hash, Threads, MoveOverhead, Ponder, UCI_Variant, Clear Hash, Players, Strategy, Seed; also accepted: debug, OwnBook false)",
                 quote(name)
             )),
         }
@@ -152,6 +204,9 @@ impl Options {
             Change::MoveOverhead(d) => self.move_overhead = d,
             Change::Ponder(on) => self.ponder = on,
             Change::Variant(v) => self.variant = v,
+            Change::Players(n) => self.players = n,
+            Change::Strategy(name) => self.strategy = name,
+            Change::Seed(seed) => self.seed = seed,
             Change::ClearHash | Change::Debug(_) | Change::NoOwnBook => {}
         }
     }
@@ -216,6 +271,9 @@ mod tests {
         assert_eq!(Options::check("uci_variant", Some("Impasse")), Ok(Change::Variant("impasse")));
         assert_eq!(Options::check("Clear Hash", None), Ok(Change::ClearHash));
         assert_eq!(Options::check("Ponder", Some("TRUE")), Ok(Change::Ponder(true)));
+        assert_eq!(Options::check("players", Some("4")), Ok(Change::Players(4)));
+        assert_eq!(Options::check("Strategy", Some("Rule28")), Ok(Change::Strategy("rule28")));
+        assert_eq!(Options::check("Seed", Some("7")), Ok(Change::Seed(7)));
         // What cutegames sends every engine (lower case, undeclared debug and OwnBook).
         assert_eq!(Options::check("debug", Some("false")), Ok(Change::Debug(false)));
         assert_eq!(Options::check("ownbook", Some("false")), Ok(Change::NoOwnBook));
@@ -233,13 +291,15 @@ mod tests {
         assert!(error("MoveOverhead", Some("5001")).contains("out of range 0..5000"));
         assert!(error("Ponder", Some("yes")).contains("not 'true' or 'false'"));
         assert!(error("UCI_Variant", Some("chess")).contains("unsupported variant 'chess'"));
+        assert!(error("Players", Some("5")).contains("out of range 2..4"));
+        assert!(error("Strategy", Some("clever")).contains("not one of search, rule28, greedy, random"));
         assert!(error("Contempt", Some("3")).starts_with("unknown option 'Contempt'"));
     }
 
     #[test]
     fn declarations_match_the_defaults() {
         let lines = Options::declarations();
-        assert_eq!(lines.len(), 6);
+        assert_eq!(lines.len(), 9);
         assert!(lines.iter().all(|l| l.starts_with("option name ")));
         let options = Options::default();
         assert_eq!((options.hash_mib, options.threads, options.variant), (64, 1, "impasse"));

@@ -3,6 +3,7 @@
 pub mod analyse;
 pub mod bench;
 pub mod book;
+pub mod dice;
 pub mod epd;
 pub mod matches;
 pub mod perft;

@@ -1,0 +1,182 @@
+//! The command-line jobs of dice games, written once over [`ChanceRules`]: perft and divide,
+//! the legal events, analysis, odds, the bench and the solitaire study.
+
+use crate::chance::player::{SEARCH, decide};
+use crate::chance::{ChanceSearch, Iteration, Limits};
+use crate::game::{ChanceRules, Node};
+use crate::tools::rng::SplitMix64;
+use crate::variants::ChanceVariant;
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// The number of event sequences of length `depth` (a roll phase counts each distinct roll
+/// once; a finished game has no events).
+pub fn perft<G: ChanceRules>(pos: &G, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let events = pos.legal_events();
+    if depth == 1 {
+        return events.len() as u64;
+    }
+    events.iter().map(|&e| perft(&pos.play(e), depth - 1)).sum()
+}
+
+/// Perft below each legal event, in the rules' order.
+pub fn divide<G: ChanceRules>(pos: &G, depth: u32) -> Vec<(G::Event, u64)> {
+    pos.legal_events().into_iter().map(|e| (e, perft(&pos.play(e), depth.saturating_sub(1)))).collect()
+}
+
+/// One `EVENT FEN-AFTER` line per legal event, in the rules' order.
+pub fn moves_lines<G: ChanceRules>(pos: &G) -> Vec<String> {
+    pos.legal_events().into_iter().map(|e| format!("{e} {}", pos.play(e).fen())).collect()
+}
+
+/// The bench: every bench position searched to `depth` rolls on one thread; one line per
+/// position through `out`, and the summary line returned (`nodes N time MS nps X`: N is the
+/// dice search's signature).
+pub fn bench<G: ChanceRules>(
+    variant: ChanceVariant<G>,
+    depth: u32,
+    stop: &AtomicBool,
+    out: &mut dyn FnMut(String),
+) -> String {
+    let started = Instant::now();
+    let positions = variant.bench_positions();
+    let mut nodes = 0;
+    for (i, pos) in positions.iter().enumerate() {
+        let limits = Limits { depth: Some(depth), ..Limits::default() };
+        let Some(it) = ChanceSearch::run(pos, limits, stop, &mut |_| {}) else { continue };
+        nodes += it.nodes;
+        out(format!(
+            "position {}/{}: bestmove {} value {:.4} depth {} nodes {} time {}",
+            i + 1,
+            positions.len(),
+            it.best,
+            it.value,
+            it.depth,
+            it.nodes,
+            it.elapsed.as_millis()
+        ));
+    }
+    crate::tools::perft::summary_line(nodes, started.elapsed())
+}
+
+/// `steere analyse` for a dice game: one line per completed depth, the value of every
+/// decision, then `bestmove` (or why there is none).
+pub fn analyse<G: ChanceRules>(
+    pos: &G,
+    strategy: &str,
+    seed: u64,
+    limits: Limits,
+    out: &mut dyn FnMut(String),
+) {
+    match pos.node() {
+        Node::Chance => {
+            out("info string no decision: the next event is a roll of the dice, which no player chooses"
+                .into());
+            out("bestmove (none)".into());
+            return;
+        }
+        Node::Over => {
+            out(format!("info string game over: player {} won", pos.winner().map_or(0, |w| w + 1)));
+            out("bestmove (none)".into());
+            return;
+        }
+        Node::Decision => {}
+    }
+    let stop = AtomicBool::new(false);
+    let players = pos.players();
+    let mut report = |it: &Iteration<G::Event>| out(crate::protocol::dice::info_line(it, players));
+    let decision = decide(pos, strategy, seed, limits, &stop, &mut report);
+    if let Some(decision) = decision {
+        if let Some(it) = decision.search.as_ref().filter(|_| strategy == SEARCH) {
+            for (event, value) in &it.values {
+                out(format!("value {event} {value:.4}"));
+            }
+        }
+        out(format!("bestmove {}", decision.event));
+    }
+}
+
+/// The result of a solitaire study.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SolitaireStudy {
+    /// Turns taken by each game, in game order.
+    pub turns: Vec<u32>,
+}
+
+impl SolitaireStudy {
+    /// The mean number of turns.
+    pub fn mean(&self) -> f64 {
+        self.turns.iter().map(|&t| f64::from(t)).sum::<f64>() / self.turns.len().max(1) as f64
+    }
+
+    /// The sample standard deviation of the turns.
+    pub fn deviation(&self) -> f64 {
+        let mean = self.mean();
+        let n = self.turns.len() as f64;
+        (self.turns.iter().map(|&t| (f64::from(t) - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0)).sqrt()
+    }
+}
+
+/// Plays `games` one-player games with `strategy` (dice of game k from `seed` and k) on
+/// `jobs` threads, and counts the turns each needs to win. `progress` is called after every
+/// game with the number finished.
+pub fn solitaire<G: ChanceRules>(
+    games: usize,
+    strategy: &str,
+    seed: u64,
+    limits: Limits,
+    jobs: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<SolitaireStudy, String> {
+    let start = G::solitaire().ok_or("this game has no solitaire form")?;
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let mut turns = vec![0u32; games];
+    let results = std::sync::Mutex::new(&mut turns);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if k >= games {
+                        break;
+                    }
+                    let t = play_solitaire(start, strategy, seed, k as u64, limits);
+                    results.lock().unwrap_or_else(|p| p.into_inner())[k] = t;
+                    progress(done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1);
+                }
+            });
+        }
+    });
+    Ok(SolitaireStudy { turns })
+}
+
+/// The most turns a solitaire game may take before the study gives up on it (a strategy that
+/// never stops would never win).
+pub const SOLITAIRE_TURN_LIMIT: u32 = 500;
+
+/// One solitaire game: the number of turns to win (at most [`SOLITAIRE_TURN_LIMIT`]).
+fn play_solitaire<G: ChanceRules>(start: G, strategy: &str, seed: u64, game: u64, limits: Limits) -> u32 {
+    let mut rng = SplitMix64(seed ^ game.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let stop = AtomicBool::new(false);
+    let mut pos = start;
+    let mut turns = 0;
+    while pos.node() != Node::Over && turns < SOLITAIRE_TURN_LIMIT {
+        if pos.is_turn_start() {
+            turns += 1;
+        }
+        pos = match pos.node() {
+            Node::Chance => {
+                pos.play(pos.chance_event((rng.next_u64() % u64::from(pos.chance_total())) as u32))
+            }
+            _ => {
+                let decision = decide(&pos, strategy, seed ^ game, limits, &stop, &mut |_| {});
+                pos.play(decision.expect("a decision node has decisions").event)
+            }
+        };
+    }
+    turns
+}
