@@ -52,7 +52,7 @@ use std::time::{Duration, Instant};
 /// The most pairs a match with `--sprt` and no `--games`/`--rounds` plays before giving up.
 pub const MAX_SPRT_PAIRS: u64 = 1_000_000;
 
-/// `steere match`: play games between two engines and judge them.
+/// `steere match`: play games between engines and judge them.
 #[derive(clap::Args, Clone, Debug)]
 #[command(after_long_help = ENGINE_HELP)]
 pub struct MatchArgs {
@@ -67,17 +67,6 @@ pub struct MatchArgs {
     /// The second engine, in the same form.
     #[arg(long, required = true, num_args = 1.., value_name = "CMD|KEY=VALUE")]
     pub engine2: Vec<String>,
-    /// Dice games: the third engine, in the same form.
-    #[arg(long, num_args = 1.., value_name = "CMD|KEY=VALUE")]
-    pub engine3: Vec<String>,
-    /// Dice games: the fourth engine, in the same form.
-    #[arg(long, num_args = 1.., value_name = "CMD|KEY=VALUE")]
-    pub engine4: Vec<String>,
-    /// Players per game: 2 for board games; 2 to 4 for dice games (default 2), each seat an
-    /// engine process. With fewer engines than players, the last engine given fills the
-    /// remaining seats.
-    #[arg(long, value_name = "N")]
-    pub players: Option<usize>,
     /// Settings for both engines (an engine's own settings override them), e.g.
     /// `--each tc=10+0.1 option.Hash=16`.
     #[arg(long, num_args = 1.., value_name = "KEY=VALUE")]
@@ -128,13 +117,34 @@ pub struct MatchArgs {
     /// that can repeat a position, off for the others. Threefold repetition is always a draw.
     #[arg(long, value_name = "N")]
     pub draw_max_plies: Option<u32>,
-    /// Dice games: a game still running after T turns in all (a turn is a run of events of one
-    /// player) is adjudicated unfinished, with no winner (default 1000). The rules set no limit.
-    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_turns: Option<u32>,
     /// When stderr is not a terminal, print a progress line every N games (0: never).
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub progress: u64,
+    /// The options of dice games only, last so that their help heading covers nothing else
+    /// (boxed: they would make the command line's enum of commands large).
+    #[command(flatten)]
+    pub dice: Box<DiceArgs>,
+}
+
+/// The options of `steere match` for dice games only (`--variant cantstop`).
+#[derive(clap::Args, Clone, Debug, Default)]
+#[command(next_help_heading = "Dice games")]
+pub struct DiceArgs {
+    /// The third engine, in the same form.
+    #[arg(long, num_args = 1.., value_name = "CMD|KEY=VALUE")]
+    pub engine3: Vec<String>,
+    /// The fourth engine, in the same form.
+    #[arg(long, num_args = 1.., value_name = "CMD|KEY=VALUE")]
+    pub engine4: Vec<String>,
+    /// Players per game: 2 for board games; 2 to 4 for dice games (default 2), each seat an
+    /// engine process. With fewer engines than players, the last engine given fills the
+    /// remaining seats.
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
+    /// A game still running after T turns in all (a turn is a run of events of one
+    /// player) is adjudicated unfinished, with no winner (default 1000). The rules set no limit.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_turns: Option<u32>,
 }
 
 /// The engine-spec grammar, appended to `steere match --help`.
@@ -190,13 +200,14 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
 
 /// Refuses the flags of dice games in a board-game match.
 fn board_only(args: &MatchArgs) -> Result<(), String> {
-    if let Some(n) = args.players.filter(|&n| n != 2) {
+    let dice = &args.dice;
+    if let Some(n) = dice.players.filter(|&n| n != 2) {
         return Err(format!("--players {n}: {} is played by 2 players", args.variant));
     }
-    if !args.engine3.is_empty() || !args.engine4.is_empty() {
+    if !dice.engine3.is_empty() || !dice.engine4.is_empty() {
         return Err(format!("--engine3/--engine4: {} is played by 2 engines", args.variant));
     }
-    if args.max_turns.is_some() {
+    if dice.max_turns.is_some() {
         return Err("--max-turns is for dice games (board games have --draw-max-plies)".to_string());
     }
     Ok(())

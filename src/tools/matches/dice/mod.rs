@@ -73,9 +73,12 @@ impl ChanceJob for DiceMatchJob<'_> {
     }
 }
 
+/// The engines given, in order: each flag (`--engine1`) with its words.
+type EngineWords<'a> = Vec<(&'static str, &'a [String])>;
+
 /// Refuses the flags that mean nothing for dice games, and checks the players and engines.
 /// Returns the number of players and the engines' words (`--engine1` first).
-fn check_args<G: ChanceRules>(args: &MatchArgs) -> Result<(usize, Vec<(&'static str, &[String])>), String> {
+fn check_args<G: ChanceRules>(args: &MatchArgs) -> Result<(usize, EngineWords<'_>), String> {
     let name = &args.variant;
     if args.openings.is_some() {
         return Err(format!("--openings: {name} games start from the start position and vary by their dice"));
@@ -85,7 +88,7 @@ fn check_args<G: ChanceRules>(args: &MatchArgs) -> Result<(usize, Vec<(&'static 
             "--draw-max-plies/--draw-reversible-plies: {name} games are capped by --max-turns"
         ));
     }
-    let players = args.players.unwrap_or(2);
+    let players = args.dice.players.unwrap_or(2);
     if !G::PLAYERS.contains(&players) {
         return Err(format!(
             "--players {players}: {name} is played by {} to {} players",
@@ -93,14 +96,14 @@ fn check_args<G: ChanceRules>(args: &MatchArgs) -> Result<(usize, Vec<(&'static 
             G::PLAYERS.end()
         ));
     }
-    if args.engine3.is_empty() && !args.engine4.is_empty() {
+    if args.dice.engine3.is_empty() && !args.dice.engine4.is_empty() {
         return Err("--engine4 without --engine3: give the engines in order".to_string());
     }
     let engines: Vec<(&'static str, &[String])> = [
         ("--engine1", &args.engine1),
         ("--engine2", &args.engine2),
-        ("--engine3", &args.engine3),
-        ("--engine4", &args.engine4),
+        ("--engine3", &args.dice.engine3),
+        ("--engine4", &args.dice.engine4),
     ]
     .into_iter()
     .filter(|(_, words)| !words.is_empty())
@@ -175,7 +178,7 @@ fn run_match<G: ChanceRules>(variant: ChanceVariant<G>, args: &MatchArgs) -> Res
         referee: DiceReferee {
             margin: Duration::from_millis(args.timemargin),
             move_timeout: Duration::from_millis(args.move_timeout),
-            max_turns: args.max_turns.unwrap_or(DEFAULT_MAX_TURNS),
+            max_turns: args.dice.max_turns.unwrap_or(DEFAULT_MAX_TURNS),
         },
         total_games: streams.saturating_mul(players as u64),
         next_game: AtomicU64::new(0),

@@ -119,6 +119,8 @@ impl ChanceJob for ReplayJob<'_> {
     }
 }
 
+/// Replays `record` with the rules of `G` (see [`DiceRecord::replay`]); errors name the event
+/// or the part of the record that does not hold.
 fn replay<G: ChanceRules>(record: &DiceRecord) -> Result<String, String> {
     if !G::PLAYERS.contains(&record.players) || record.seats.len() != record.players {
         return Err(format!("{} players with {} seats", record.players, record.seats.len()));
@@ -166,7 +168,10 @@ fn replay<G: ChanceRules>(record: &DiceRecord) -> Result<String, String> {
             if position.node() != Node::Over && winner.is_none() && turns >= record.max_turns => {}
         Category::Unfinished => return Err("an unfinished game that ended or had turns left".to_string()),
         _ => {
-            let offender = record.forfeit.ok_or("a forfeit without the seat that forfeited")?;
+            let offender = record
+                .forfeit
+                .filter(|seat| (1..=record.players).contains(seat))
+                .ok_or("a forfeit without the seat (1 to N) that forfeited")?;
             let to_decide = position.node() == Node::Decision && position.to_move() + 1 == offender;
             if !(to_decide || record.events.is_empty()) {
                 return Err(format!(

@@ -36,6 +36,9 @@ use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+/// Why a seat forfeits: the category and its detail.
+type Forfeit = (Category, String);
+
 /// Settings that apply to every game.
 #[derive(Clone, Copy, Debug)]
 pub struct DiceReferee {
@@ -135,7 +138,7 @@ pub fn play<G: ChanceRules>(
     };
     let forfeit = |mut record: DiceRecord, seat: usize, category: Category, detail: String| {
         // Two players: the other one wins; more: nobody (see the module docs).
-        let winner = (players == 2).then_some(1 - seat);
+        let winner = (players == 2).then(|| 1 - seat);
         record.result = result_text(winner);
         record.reason = category.label().to_string();
         record.forfeit = Some(seat + 1);
@@ -143,8 +146,8 @@ pub fn play<G: ChanceRules>(
         Some(record)
     };
 
-    for seat in 0..players {
-        if let Err((category, detail)) = prepare(&mut seats[seat]) {
+    for (seat, player) in seats.iter_mut().enumerate() {
+        if let Err((category, detail)) = prepare(player) {
             return forfeit(record, seat, category, detail);
         }
     }
@@ -206,7 +209,7 @@ fn decide<G: ChanceRules>(
     record: &DiceRecord,
     vocabulary: &Vocabulary,
     referee: DiceReferee,
-) -> (Result<G::Event, (Category, String)>, Option<MoveTiming>) {
+) -> (Result<G::Event, Forfeit>, Option<MoveTiming>) {
     let clock = &clocks[seat];
     let allowance = clock.allowance(referee.margin);
     let allowed = clock.allowance(Duration::ZERO);
@@ -256,36 +259,34 @@ fn decide<G: ChanceRules>(
     (verdict, timing)
 }
 
-/// The `go` line for `seat`: every clock when the mover has one (`wtime btime winc binc` with
-/// two players, in the engine's dialect; `p1time ... pNtime p1inc ... pNinc` with more, the
-/// UGI words generalised), an opponent without a clock shown the mover's own; then the fixed
-/// limits.
+/// The `go` line for `seat`: when the mover has a clock, the two clock words of the engine's
+/// dialect (`wtime btime winc binc`, or UGI's `p1time p2time p1inc p2inc`), as docs/protocol.md
+/// assigns them in dice games: the first pair to players 1 and 3, the second to 2 and 4. The
+/// mover's own pair carries its clock, the other pair the clock of the next player who uses it
+/// (with two players: simply both clocks); a player without a clock is shown the mover's. Then
+/// the fixed limits.
 fn go_command(engine: &Engine, clocks: &[Clock], seat: usize) -> String {
     let mut go = String::from("go");
     let own = &clocks[seat];
     if let Some(own_time) = own.remaining() {
+        let players = clocks.len();
+        let other = (1..players).map(|k| (seat + k) % players).find(|s| s % 2 != seat % 2).unwrap_or(seat);
+        let mut pair = [&clocks[seat], &clocks[other]];
+        if seat % 2 == 1 {
+            pair.swap(0, 1);
+        }
         let time = |c: &Clock| c.remaining().unwrap_or(own_time).as_millis();
         let inc = |c: &Clock| {
             if c.remaining().is_some() { c.control().increment } else { own.control().increment }.as_millis()
         };
-        if clocks.len() == 2 {
-            let [wtime, btime, winc, binc] = engine.clock_words();
-            let (first, second) = (&clocks[0], &clocks[1]);
-            go.push_str(&format!(
-                " {wtime} {} {btime} {} {winc} {} {binc} {}",
-                time(first),
-                time(second),
-                inc(first),
-                inc(second)
-            ));
-        } else {
-            for (p, clock) in clocks.iter().enumerate() {
-                go.push_str(&format!(" p{}time {}", p + 1, time(clock)));
-            }
-            for (p, clock) in clocks.iter().enumerate() {
-                go.push_str(&format!(" p{}inc {}", p + 1, inc(clock)));
-            }
-        }
+        let [first_time, second_time, first_inc, second_inc] = engine.clock_words();
+        go.push_str(&format!(
+            " {first_time} {} {second_time} {} {first_inc} {} {second_inc} {}",
+            time(pair[0]),
+            time(pair[1]),
+            inc(pair[0]),
+            inc(pair[1])
+        ));
         if let Some(n) = own.moves_to_go() {
             go.push_str(&format!(" movestogo {n}"));
         }

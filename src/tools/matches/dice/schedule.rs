@@ -81,7 +81,7 @@ pub fn streams_for_games(games: u64, players: usize) -> u64 {
 mod tests {
     use super::*;
     use crate::cantstop::Position;
-    use crate::game::{ChanceRules, Node};
+    use crate::game::Node;
 
     #[test]
     fn every_entrant_sits_in_every_seat_once_per_stream() {
