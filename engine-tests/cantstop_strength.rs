@@ -17,7 +17,11 @@ fn report(players: usize, strategies: &[&str]) {
     let (wins, games) = duel::<Position>(players, strategies, streams, setting("SEED", 1), limits, 2);
     let p = wins[0] as f64 / games as f64;
     let half = 1.96 * (p * (1.0 - p) / games as f64).sqrt();
-    println!("{players} players {strategies:?}: {wins:?} of {games}: first {:.1}% +- {:.1}%", 100.0 * p, 100.0 * half);
+    println!(
+        "{players} players {strategies:?}: {wins:?} of {games}: first {:.1}% +- {:.1}%",
+        100.0 * p,
+        100.0 * half
+    );
     assert!(wins.iter().sum::<u64>() > 0);
 }
 

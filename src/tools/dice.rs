@@ -204,9 +204,12 @@ pub fn duel<G: ChanceRules>(
                         break;
                     }
                     let (stream, rotation) = (k / players, k % players);
-                    let seats: Vec<usize> = (0..players).map(|s| (s + rotation) % players % strategies.len()).collect();
+                    let seats: Vec<usize> =
+                        (0..players).map(|s| (s + rotation) % players % strategies.len()).collect();
                     let seat_strategies: Vec<&str> = seats.iter().map(|&i| strategies[i]).collect();
-                    if let Some(winner) = play_duel(G::start(players), &seat_strategies, seed, stream as u64, limits) {
+                    if let Some(winner) =
+                        play_duel(G::start(players), &seat_strategies, seed, stream as u64, limits)
+                    {
                         wins.lock().unwrap_or_else(|p| p.into_inner())[seats[winner]] += 1;
                     }
                 }
@@ -217,14 +220,22 @@ pub fn duel<G: ChanceRules>(
 }
 
 /// One game of [`duel`]: the winning seat, or `None` past [`SOLITAIRE_TURN_LIMIT`] turns each.
-fn play_duel<G: ChanceRules>(start: G, seats: &[&str], seed: u64, stream: u64, limits: Limits) -> Option<usize> {
+fn play_duel<G: ChanceRules>(
+    start: G,
+    seats: &[&str],
+    seed: u64,
+    stream: u64,
+    limits: Limits,
+) -> Option<usize> {
     let mut rng = SplitMix64(seed ^ stream.wrapping_mul(0x9e37_79b9_7f4a_7c15));
     let stop = AtomicBool::new(false);
     let mut pos = start;
     for _ in 0..SOLITAIRE_TURN_LIMIT as usize * seats.len() * 64 {
         pos = match pos.node() {
             Node::Over => return pos.winner(),
-            Node::Chance => pos.play(pos.chance_event((rng.next_u64() % u64::from(pos.chance_total())) as u32)),
+            Node::Chance => {
+                pos.play(pos.chance_event((rng.next_u64() % u64::from(pos.chance_total())) as u32))
+            }
             Node::Decision => {
                 let strategy = seats[pos.to_move()];
                 let decision = decide(&pos, strategy, seed ^ stream, limits, &stop, &mut |_| {});
