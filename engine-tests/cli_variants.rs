@@ -237,3 +237,63 @@ fn every_command_plays_hexdame() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Can't Stop on the command line: the contract's perft counts and odds, the legal events,
+/// analysis, a reproducible bench and solitaire study, and the board-only commands refused.
+#[test]
+fn cantstop_commands() {
+    let cs = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend(["--variant", "cantstop"]);
+        steere(&all)
+    };
+    // The contract's perft table from the start and its second position.
+    for (depth, nodes) in [("4", 58_212), ("5", 130_356)] {
+        assert_eq!(summary_nodes(&stdout(&cs(&["perft", "--depth", depth]))), nodes);
+    }
+    let fen = "p2 00000000000/00000000000 4:2,7:12,9:3 1 r";
+    assert_eq!(summary_nodes(&stdout(&cs(&["perft", "--depth", "3", "--fen", fen]))), 6720);
+    let divide = stdout(&cs(&["divide", "--depth", "2", "--fen", fen]));
+    assert_eq!(divide.lines().count(), 127, "126 rolls and the summary");
+    // The legal events of the contract's first example, with the positions after.
+    let moves = stdout(&cs(&["moves", "--fen", "p2 00000000000/00000000000 - 1 c1456"]));
+    let events: Vec<&str> = moves.lines().map(|l| l.split(' ').next().unwrap()).collect();
+    assert_eq!(events, ["5.11", "6.10", "7.9"]);
+    assert!(moves.contains("6.10 p2 00000000000/00000000000 6:1,10:1 1 s"), "{moves}");
+    // Odds: the contract's second perft position busts in 139 of 1296 outcomes.
+    let odds = stdout(&cs(&["odds", "--fen", fen]));
+    assert!(odds.starts_with("bust on the next roll: 139/1296 = 10.73%"), "{odds}");
+    // Analysis of a decision, and of a roll phase.
+    let analysis =
+        stdout(&cs(&["analyse", "--depth", "2", "--fen", "p2 00000000000/00000000000 6:1,10:1 1 c2345"]));
+    let best = analysis.lines().last().unwrap();
+    assert!(["bestmove 5", "bestmove 6.8", "bestmove 7.7", "bestmove 9"].contains(&best), "{analysis}");
+    assert_eq!(analysis.lines().filter(|l| l.starts_with("value ")).count(), 4, "{analysis}");
+    let roll = stdout(&cs(&["analyse", "--depth", "2"]));
+    assert!(roll.ends_with("bestmove (none)\n"), "{roll}");
+    // The bench signature is reproducible; so is a solitaire study with a seed.
+    let bench = summary_nodes(&stdout(&cs(&["bench", "--depth", "2"])));
+    assert_eq!(summary_nodes(&stdout(&cs(&["bench", "--depth", "2"]))), bench);
+    let study = |jobs: &str| {
+        let out = stdout(&cs(&[
+            "solitaire",
+            "--games",
+            "200",
+            "--strategy",
+            "rule28",
+            "--seed",
+            "5",
+            "--jobs",
+            jobs,
+        ]));
+        out.split(" time ").next().unwrap().to_string()
+    };
+    let one = study("1");
+    assert!(one.starts_with("games 200 strategy rule28 mean "), "{one}");
+    assert_eq!(study("2"), one, "the same games on two threads");
+    // Board-game commands are refused with a reason, and so are dice commands on board games.
+    let refused = cs(&["solve", "positions/endgames.epd"]);
+    assert!(!refused.status.success());
+    let odds_on_board = steere(&["odds", "--variant", "impasse"]);
+    assert!(String::from_utf8_lossy(&odds_on_board.stderr).contains("odds are for dice games"));
+}

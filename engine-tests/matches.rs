@@ -408,7 +408,8 @@ impl Job for CheckBook {
 
 #[test]
 fn the_repository_books_are_sound() {
-    for info in &variants::VARIANTS {
+    // Dice games have no book: their games start from the start and vary by their dice.
+    for info in variants::VARIANTS.iter().filter(|v| v.family == variants::Family::Board) {
         variants::dispatch(info.name, CheckBook).unwrap();
     }
 }

@@ -16,6 +16,10 @@
 //! engines do not compete with them for the processor; a check that still misses its bound on
 //! a loaded machine is retried, never loosened.
 
+#[path = "protocol/cantstop.rs"]
+mod cantstop;
+#[path = "cantstop_reference/mod.rs"]
+mod cantstop_reference;
 mod common;
 mod dipole_reference;
 /// HexDame over the protocol: draws by repetition, checked against its reference.

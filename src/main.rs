@@ -152,7 +152,7 @@ enum Command {
     ///
     /// Example: steere solve positions/tactics.epd --movetime 1000
     Solve(steere::tools::solve::SolveArgs),
-    /// Play a match between two engines, with the rules code as referee, and judge it.
+    /// Play a match between engines, with the rules code as referee, and judge it.
     ///
     /// Each engine is a command plus KEY=VALUE settings (name=, option.NAME=VALUE, tc=10+0.1,
     /// st=, movetime=, depth=, nodes=; see below). Every opening of the book is played twice
@@ -161,7 +161,9 @@ enum Command {
     /// progress line on stderr and a table (or --json) at the end: wins per engine and colour,
     /// the Elo difference with its 95% interval, LOS, and with --sprt the log-likelihood ratio
     /// of a pentanomial SPRT on game pairs, which stops the match when it decides.
-    /// See docs/matches.md.
+    /// Dice games (--variant cantstop) take 2 to 4 players (--players, --engine3, --engine4)
+    /// and play each seeded dice stream once per seat rotation (duplicate play); see DICE GAMES
+    /// below. See docs/matches.md.
     /// Example: steere match --engine1 steere name=d4 depth=4 --engine2 steere name=d1 depth=1
     Match(steere::tools::matches::MatchArgs),
     /// Generate an opening book for `steere match` (positions/openings-VARIANT.fen), reproducibly.

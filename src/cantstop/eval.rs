@@ -1,16 +1,155 @@
-//! The value of a position for each player (placeholder: progress fractions).
+//! The value of a position at the start of a turn: each player's chance of winning (or, alone,
+//! the expected number of turns he still needs), from a model of how many turns each player
+//! needs to finish.
+//!
+//! **The model.** A player needs `k` more columns (3 less those he has won). For an open column
+//! `c` with `r` spaces left, the turns he needs there are modelled as a normal variable of mean
+//! `t = r / (SPEED * p(c))`, where `p(c)` is the exact chance that a roll makes the sum `c`
+//! (171/1296 for 2 and 12 up to 834/1296 for 7), and of variance `SPREAD * t`. He pursues the
+//! `k` columns of smallest `t`, and finishes when the slowest of them does: the chance that he
+//! has finished within `n` turns is the product over those columns of the chance that each
+//! has. From these distributions, one per player, and the order of play comes the chance that
+//! each is the first to finish: player `p` wins on his `n`-th turn if he needs exactly `n`,
+//! every player before him in the order needs more than `n`, and every player after him more
+//! than `n - 1`.
+//!
+//! **Why this and not more.** The published optimum for one player (Glenn, Fang and Kruskal's
+//! retrograde approximation of solitaire Can't Stop, 2007-2008) solves every column state, far
+//! more than an engine can ship or compute at start-up. The model keeps the two facts that
+//! decide most of the game: a space in column 2 is worth far more turns than one in 7 (the
+//! exact sum probabilities), and a race is decided by the slowest of one's three columns and
+//! by who moves first. Everything within a turn (which pairing, when to stop, the chance of
+//! busting) is not modelled here: the search weighs it exactly. SPEED and SPREAD were tuned by
+//! the solitaire study and by matches against the Rule of 28 (see docs/rules/cantstop.md).
 
 use super::Position;
-use super::board::{COLUMNS, HEIGHTS};
+use super::board::{COLUMNS, COLUMNS_TO_WIN, HEIGHTS};
+use super::odds::hit_outcomes;
 
-/// What `pos` is worth to `player`.
+/// Spaces gained per turn in a column, per unit of the chance that a roll makes its sum.
+pub const SPEED: f64 = 2.7;
+/// The variance of a column's turns, per turn of its mean.
+pub const SPREAD: f64 = 0.5;
+/// The longest game the distributions cover, in turns of one player.
+const HORIZON: usize = 80;
+
+/// The chance that a roll makes each column's sum (index: column index), exact.
+fn sum_chances() -> &'static [f64; COLUMNS] {
+    static CHANCES: std::sync::OnceLock<[f64; COLUMNS]> = std::sync::OnceLock::new();
+    CHANCES.get_or_init(|| std::array::from_fn(|c| f64::from(hit_outcomes(&[c as u8 + 2])) / 1296.0))
+}
+
+/// What `pos` (at the start of a turn, or finished) is worth to `player`: his chance of
+/// winning, or alone, minus the expected number of turns he still needs.
 pub fn value(pos: &Position, player: usize) -> f64 {
-    if let Some(w) = pos.winner() {
-        return if w == player { 1.0 } else { 0.0 };
+    if let Some(winner) = pos.winner() {
+        return if winner == player { 1.0 } else { 0.0 };
     }
-    let progress =
-        |p: usize| -> f64 { (0..COLUMNS).map(|c| f64::from(pos.marker(p, c)) / f64::from(HEIGHTS[c])).sum() };
-    let mine = progress(player);
-    let best_other = (0..pos.players()).filter(|&p| p != player).map(progress).fold(0.0, f64::max);
-    1.0 / (1.0 + (best_other - mine).exp())
+    if pos.players() == 1 {
+        let finished = finish_distribution(pos, player);
+        return -(0..HORIZON).map(|n| 1.0 - finished[n]).sum::<f64>();
+    }
+    win_chance(pos, player)
+}
+
+/// The chance that `player` is the first to finish, the player to move playing first.
+fn win_chance(pos: &Position, player: usize) -> f64 {
+    let n_players = pos.players();
+    let order: Vec<usize> = (0..n_players).map(|i| (pos.to_move() + i) % n_players).collect();
+    let finished: Vec<[f64; HORIZON]> = order.iter().map(|&p| finish_distribution(pos, p)).collect();
+    let me = order.iter().position(|&p| p == player).expect("a player of the game");
+    let mut chance = 0.0;
+    for n in 1..HORIZON {
+        let exactly = finished[me][n] - finished[me][n - 1];
+        if exactly <= 0.0 {
+            continue;
+        }
+        let mut others_later = 1.0;
+        for (i, other) in finished.iter().enumerate().filter(|&(i, _)| i != me) {
+            // Players before me in the order have had n turns when I play my n-th, the others n - 1.
+            others_later *= 1.0 - if i < me { other[n] } else { other[n - 1] };
+        }
+        chance += exactly * others_later;
+    }
+    chance
+}
+
+/// For n = 0..HORIZON, the chance that `player` has finished within n of his turns.
+fn finish_distribution(pos: &Position, player: usize) -> [f64; HORIZON] {
+    let mut finished = [0.0; HORIZON];
+    let need = COLUMNS_TO_WIN.saturating_sub(pos.won_count(player)) as usize;
+    let mut means: Vec<f64> = (0..COLUMNS)
+        .filter(|&c| pos.closed_columns() & (1 << c) == 0)
+        .map(|c| f64::from(HEIGHTS[c] - pos.marker(player, c)) / (SPEED * sum_chances()[c]))
+        .collect();
+    if means.len() < need {
+        return finished; // Too few open columns left: he can no longer win.
+    }
+    means.sort_by(f64::total_cmp);
+    for (n, slot) in finished.iter_mut().enumerate().skip(1) {
+        *slot =
+            means[..need].iter().map(|&t| normal_cdf((n as f64 + 0.5 - t) / (SPREAD * t).sqrt())).product();
+    }
+    finished
+}
+
+/// The standard normal distribution function (Abramowitz and Stegun 7.1.26 for erf, error
+/// below 1.5e-7: far below the model's own).
+fn normal_cdf(x: f64) -> f64 {
+    let z = x.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * z);
+    let poly = t
+        * (0.254_829_592
+            + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let erf = 1.0 - poly * (-z * z).exp();
+    if x >= 0.0 { 0.5 * (1.0 + erf) } else { 0.5 * (1.0 - erf) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pos(fen: &str) -> Position {
+        Position::parse_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn chances_add_up_to_one_and_favour_the_first_player() {
+        for players in 2..=4 {
+            let start = Position::start(players);
+            let total: f64 = (0..players).map(|p| value(&start, p)).sum();
+            assert!((total - 1.0).abs() < 1e-3, "{players} players: {total}");
+            assert!(value(&start, 0) > value(&start, players - 1));
+        }
+    }
+
+    #[test]
+    fn progress_raises_the_chance_and_a_won_game_is_certain() {
+        let behind = value(&pos("p2 00000000000/00005550000 - 1 r"), 0);
+        let even = value(&pos("p2 00005550000/00005550000 - 1 r"), 0);
+        let ahead = value(&pos("p2 00005550000/00000000000 - 1 r"), 0);
+        assert!(behind < even && even < ahead, "{behind} {even} {ahead}");
+        assert_eq!(value(&pos("p2 35000000053/00000600000 - 2 r"), 0), 1.0);
+        assert_eq!(value(&pos("p2 35000000053/00000600000 - 2 r"), 1), 0.0);
+    }
+
+    #[test]
+    fn a_space_in_column_2_is_worth_more_than_one_in_7() {
+        let two = value(&pos("p2 10000000000/00000000000 - 2 r"), 0);
+        let seven = value(&pos("p2 00000100000/00000000000 - 2 r"), 0);
+        assert!(two >= seven - 1e-12, "{two} {seven}");
+        let alone = |fen: &str| {
+            let mut p = pos(fen);
+            p.players = 1;
+            value(&p, 0)
+        };
+        assert!(alone("p2 00000000000/00000000000 - 1 r") < alone("p2 00000500000/00000000000 - 1 r"));
+    }
+
+    #[test]
+    fn the_normal_distribution_function() {
+        assert!((normal_cdf(0.0) - 0.5).abs() < 1e-7);
+        assert!((normal_cdf(1.96) - 0.975).abs() < 1e-4);
+        assert!((normal_cdf(-1.0) - 0.158_655).abs() < 1e-5);
+    }
 }

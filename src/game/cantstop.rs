@@ -2,7 +2,7 @@
 
 use super::chance::{ChanceGame, ChanceRules, Node};
 use crate::cantstop::dice::{self, Dice, OUTCOMES};
-use crate::cantstop::{Event, Phase, Position, baseline, eval, notation, odds};
+use crate::cantstop::{ChoiceSet, Event, Phase, Position, baseline, eval, notation, odds};
 
 impl ChanceGame for Position {
     type Event = Event;
@@ -34,11 +34,23 @@ impl ChanceGame for Position {
         }
     }
 
+    /// Rolls that offer the same choices lead to the same positions once chosen, so they are
+    /// merged into one outcome (the first such roll, with their weights summed): every bust is
+    /// one outcome, and with three markers placed a dozen outcomes remain of 126. The search
+    /// then solves each distinct situation once.
     fn chance_outcomes(&self) -> Vec<(Event, u32)> {
-        match self.node() {
-            Node::Chance => dice::all_rolls().iter().map(|&d| (Event::Roll(d), d.weight())).collect(),
-            _ => Vec::new(),
+        if self.node() != Node::Chance {
+            return Vec::new();
         }
+        let mut outcomes: Vec<(u64, Event, u32)> = Vec::with_capacity(64);
+        for &dice in dice::all_rolls() {
+            let key = choice_set_key(&self.choices(dice));
+            match outcomes.iter_mut().find(|(k, _, _)| *k == key) {
+                Some((_, _, weight)) => *weight += dice.weight(),
+                None => outcomes.push((key, Event::Roll(dice), dice.weight())),
+            }
+        }
+        outcomes.into_iter().map(|(_, event, weight)| (event, weight)).collect()
     }
 
     fn chance_total(&self) -> u32 {
@@ -109,4 +121,13 @@ impl ChanceRules for Position {
             _ => None,
         }
     }
+}
+
+/// A number that identifies a choice set (sorted, at most six choices of two columns 2-12).
+fn choice_set_key(set: &ChoiceSet) -> u64 {
+    set.iter().fold(1, |key, choice| {
+        let columns = choice.columns();
+        let code = u64::from(columns[0]) << 4 | columns.get(1).map_or(0, |&c| u64::from(c));
+        key << 8 | code
+    })
 }

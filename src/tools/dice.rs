@@ -180,3 +180,68 @@ fn play_solitaire<G: ChanceRules>(start: G, strategy: &str, seed: u64, game: u64
     }
     turns
 }
+
+/// In-process games of a dice game between strategies (one per seat, `strategies[i]` in seat
+/// i of rotation 0), for tuning and quick comparisons: stream k of the dice is played once per
+/// rotation of the seats (duplicate play). Returns, per strategy index, the games it won, and
+/// the number of games. `steere match` is the tool for engines; this plays without processes.
+pub fn duel<G: ChanceRules>(
+    players: usize,
+    strategies: &[&str],
+    streams: usize,
+    seed: u64,
+    limits: Limits,
+    jobs: usize,
+) -> (Vec<u64>, u64) {
+    let wins = std::sync::Mutex::new(vec![0u64; strategies.len()]);
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..jobs.max(1) {
+            scope.spawn(|| {
+                loop {
+                    let k = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    if k >= streams * players {
+                        break;
+                    }
+                    let (stream, rotation) = (k / players, k % players);
+                    let seats: Vec<usize> =
+                        (0..players).map(|s| (s + rotation) % players % strategies.len()).collect();
+                    let seat_strategies: Vec<&str> = seats.iter().map(|&i| strategies[i]).collect();
+                    if let Some(winner) =
+                        play_duel(G::start(players), &seat_strategies, seed, stream as u64, limits)
+                    {
+                        wins.lock().unwrap_or_else(|p| p.into_inner())[seats[winner]] += 1;
+                    }
+                }
+            });
+        }
+    });
+    (wins.into_inner().unwrap_or_else(|p| p.into_inner()), (streams * players) as u64)
+}
+
+/// One game of [`duel`]: the winning seat, or `None` past [`SOLITAIRE_TURN_LIMIT`] turns each.
+fn play_duel<G: ChanceRules>(
+    start: G,
+    seats: &[&str],
+    seed: u64,
+    stream: u64,
+    limits: Limits,
+) -> Option<usize> {
+    let mut rng = SplitMix64(seed ^ stream.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let stop = AtomicBool::new(false);
+    let mut pos = start;
+    for _ in 0..SOLITAIRE_TURN_LIMIT as usize * seats.len() * 64 {
+        pos = match pos.node() {
+            Node::Over => return pos.winner(),
+            Node::Chance => {
+                pos.play(pos.chance_event((rng.next_u64() % u64::from(pos.chance_total())) as u32))
+            }
+            Node::Decision => {
+                let strategy = seats[pos.to_move()];
+                let decision = decide(&pos, strategy, seed ^ stream, limits, &stop, &mut |_| {});
+                pos.play(decision.expect("a decision node has decisions").event)
+            }
+        };
+    }
+    None
+}

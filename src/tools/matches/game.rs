@@ -241,7 +241,7 @@ pub fn play<G: Rules>(
 
 /// Makes sure the player's engine is running and ready for a new game, restarting it if it is
 /// missing or broken. An error is the reason the game is lost.
-fn prepare(player: &mut Player<'_>) -> Result<(), (Category, String)> {
+pub(super) fn prepare(player: &mut Player<'_>) -> Result<(), (Category, String)> {
     if player.engine.as_ref().is_some_and(|e| !e.is_usable()) {
         *player.engine = None; // dropping kills and reaps the old process
     }

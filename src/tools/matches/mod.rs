@@ -18,8 +18,13 @@
 //! main thread, which alone writes the record file, keeps the tally and runs the SPRT after each
 //! completed pair. When the SPRT decides, a stop flag makes the workers abandon the games in
 //! progress (they are neither counted nor recorded) and the match ends.
+//!
+//! Dice games (`steere::variants::is_dice_game`) go to [`dice`] instead: 2 to 4 players,
+//! duplicate play on seeded dice streams, the rules of [`crate::game::ChanceRules`] as referee.
+//! It shares this module's arguments, engine processes, specs, clocks and statistics.
 
 pub mod clock;
+pub mod dice;
 pub mod engine;
 pub mod game;
 pub mod record;
@@ -47,7 +52,7 @@ use std::time::{Duration, Instant};
 /// The most pairs a match with `--sprt` and no `--games`/`--rounds` plays before giving up.
 pub const MAX_SPRT_PAIRS: u64 = 1_000_000;
 
-/// `steere match`: play games between two engines and judge them.
+/// `steere match`: play games between engines and judge them.
 #[derive(clap::Args, Clone, Debug)]
 #[command(after_long_help = ENGINE_HELP)]
 pub struct MatchArgs {
@@ -74,21 +79,25 @@ pub struct MatchArgs {
     #[arg(long, value_name = "FILE")]
     pub openings: Option<PathBuf>,
     /// Opening pairs to play (each opening twice, colours swapped). Default: each opening of the
-    /// book once; with --sprt, until the test decides.
+    /// book once; with --sprt, until the test decides. Dice games: dice streams to play (each
+    /// once per seat rotation, N games for N players; default 100).
     #[arg(long, conflicts_with = "games", value_parser = clap::value_parser!(u64).range(1..))]
     pub rounds: Option<u64>,
-    /// Games to play (an even number: games come in pairs). An alternative to --rounds.
+    /// Games to play (an even number: games come in pairs). An alternative to --rounds. Dice
+    /// games: rounded up to whole dice streams (a multiple of the number of players).
     #[arg(long, value_parser = clap::value_parser!(u64).range(2..))]
     pub games: Option<u64>,
-    /// Shuffle the openings with this seed (default: the book's order).
+    /// Shuffle the openings with this seed (default: the book's order). Dice games: the seed of
+    /// the dice streams (default 0: the same dice on every run).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Run a sequential probability ratio test on game pairs and stop when it decides:
     /// `--sprt elo0=0 elo1=10 alpha=0.05 beta=0.05` (these are the defaults; logistic Elo).
     #[arg(long, num_args = 0.., value_name = "KEY=VALUE")]
     pub sprt: Option<Vec<String>>,
-    /// Append every game to this record file (PGN-like; see docs/matches.md).
-    #[arg(long, value_name = "FILE")]
+    /// Append every game to this record file (PGN-like; see docs/matches.md). Dice games: one
+    /// JSON line per game (seats, dice stream, events, result), which replays the game.
+    #[arg(long, visible_alias = "record", value_name = "FILE")]
     pub pgn: Option<PathBuf>,
     /// Print the final summary as one JSON object instead of the table.
     #[arg(long)]
@@ -111,6 +120,31 @@ pub struct MatchArgs {
     /// When stderr is not a terminal, print a progress line every N games (0: never).
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub progress: u64,
+    /// The options of dice games only, last so that their help heading covers nothing else
+    /// (boxed: they would make the command line's enum of commands large).
+    #[command(flatten)]
+    pub dice: Box<DiceArgs>,
+}
+
+/// The options of `steere match` for dice games only (`--variant cantstop`).
+#[derive(clap::Args, Clone, Debug, Default)]
+#[command(next_help_heading = "Dice games")]
+pub struct DiceArgs {
+    /// The third engine, in the same form.
+    #[arg(long, num_args = 1.., value_name = "CMD|KEY=VALUE")]
+    pub engine3: Vec<String>,
+    /// The fourth engine, in the same form.
+    #[arg(long, num_args = 1.., value_name = "CMD|KEY=VALUE")]
+    pub engine4: Vec<String>,
+    /// Players per game: 2 for board games; 2 to 4 for dice games (default 2), each seat an
+    /// engine process. With fewer engines than players, the last engine given fills the
+    /// remaining seats.
+    #[arg(long, value_name = "N")]
+    pub players: Option<usize>,
+    /// A game still running after T turns in all (a turn is a run of events of one
+    /// player) is adjudicated unfinished, with no winner (default 1000). The rules set no limit.
+    #[arg(long, value_name = "T", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_turns: Option<u32>,
 }
 
 /// The engine-spec grammar, appended to `steere match --help`.
@@ -126,11 +160,21 @@ ENGINES: --engine1 and --engine2 each take one command and KEY=VALUE settings, i
   depth=N | nodes=N   fixed depth or node count (combine freely: all limits apply)
 The command is split like a shell splits words (quotes, backslashes) and run without a shell.
 
+DICE GAMES (--variant cantstop): --players N (2-4) seats, --engine1 ... --engine4; the last engine
+given fills the remaining seats (one process per seat). Duplicate play: dice stream k (from --seed
+and k) is played once per seat rotation, so N games per stream share their i-th roll; --games is
+rounded up to whole streams, --rounds counts streams. A forfeit (illegal event, garbage, time,
+crash) loses: with 2 players the opponent wins, with 3 or 4 nobody wins. A game past --max-turns
+turns (default 1000) is unfinished, no winner. Win rates per seat with a 95% Wilson interval;
+with 2 players also Elo, LOS and --sprt, pairing the two rotations of each stream.
+
 EXAMPLES:
   steere match --engine1 ./target/release/steere name=d4 depth=4 --engine2 ./target/release/steere name=d1 depth=1
   steere match --engine1 ./new name=new --engine2 ./old name=old --each tc=10+0.1 option.Hash=16 \\
       --concurrency 2 --sprt elo0=0 elo1=10 --pgn games.txt
-  steere match --engine1 \"./steere\" movetime=100 --engine2 \"./steere\" movetime=100 depth=2 --games 200 --json";
+  steere match --engine1 \"./steere\" movetime=100 --engine2 \"./steere\" movetime=100 depth=2 --games 200 --json
+  steere match --variant cantstop --players 4 --engine1 ./steere name=search movetime=50 \\
+      --engine2 ./steere name=rule28 movetime=50 option.Strategy=rule28 --games 400 --seed 7";
 
 /// Everything a worker needs to play games, shared by reference.
 struct Shared<G: Rules> {
@@ -146,7 +190,27 @@ struct Shared<G: Rules> {
 
 /// Runs a match; progress goes to stderr, the summary to stdout.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
+    variants::find(&args.variant).map_err(|e| format!("--variant: {e}"))?;
+    if variants::is_dice_game(&args.variant) {
+        return dice::run(args);
+    }
+    board_only(args)?;
     variants::dispatch(&args.variant, MatchJob(args)).map_err(|e| format!("--variant: {e}"))?
+}
+
+/// Refuses the flags of dice games in a board-game match.
+fn board_only(args: &MatchArgs) -> Result<(), String> {
+    let dice = &args.dice;
+    if let Some(n) = dice.players.filter(|&n| n != 2) {
+        return Err(format!("--players {n}: {} is played by 2 players", args.variant));
+    }
+    if !dice.engine3.is_empty() || !dice.engine4.is_empty() {
+        return Err(format!("--engine3/--engine4: {} is played by 2 engines", args.variant));
+    }
+    if dice.max_turns.is_some() {
+        return Err("--max-turns is for dice games (board games have --draw-max-plies)".to_string());
+    }
+    Ok(())
 }
 
 /// A match with the rules of the variant.

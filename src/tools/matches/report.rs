@@ -139,7 +139,7 @@ pub struct SprtState {
 }
 
 /// `+12.3` style: a signed number with one decimal.
-fn signed(x: f64) -> String {
+pub(super) fn signed(x: f64) -> String {
     // Adding +0.0 turns a negative zero (elo of an even score: -400 * 0) into +0.0.
     format!("{:+.1}", x + 0.0)
 }
@@ -272,7 +272,7 @@ pub fn table(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration, stop_no
 }
 
 /// A JSON string literal.
-fn json_string(text: &str) -> String {
+pub(super) fn json_string(text: &str) -> String {
     let mut out = String::from("\"");
     for c in text.chars() {
         match c {
@@ -290,7 +290,7 @@ fn json_string(text: &str) -> String {
 }
 
 /// A JSON number (`null` for NaN or infinity, which JSON cannot express).
-fn json_number(x: f64) -> String {
+pub(super) fn json_number(x: f64) -> String {
     if x.is_finite() { format!("{}", (x * 1e4).round() / 1e4 + 0.0) } else { "null".to_string() }
 }
 

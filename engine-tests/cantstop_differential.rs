@@ -1,0 +1,171 @@
+//! The engine's Can't Stop rules (`steere::cantstop`) against the independent reference
+//! (`engine-tests/cantstop_reference`, written from the contract alone): the legal events and
+//! the position after every one of them, over more than 10,000 positions of seeded random
+//! games of 2, 3 and 4 players; the perft file; and the properties the rules promise (FEN round
+//! trip, markers within their columns, a bust gives back the turn's start, games end).
+
+#[path = "cantstop_reference/mod.rs"]
+mod cantstop_reference;
+
+use cantstop_reference as reference;
+use steere::cantstop::board::{COLUMNS, HEIGHTS};
+use steere::cantstop::notation::event_text;
+use steere::cantstop::{Event, Phase, Position, odds};
+use steere::tools::rng::SplitMix64;
+
+/// The engine's legal events as text, and the FEN after each.
+fn engine_moves(pos: &Position) -> Vec<(String, String)> {
+    pos.legal_events().into_iter().map(|e| (event_text(e), pos.play(e).fen())).collect()
+}
+
+/// The reference's legal events as text, and the FEN after each.
+fn reference_moves(fen: &str) -> Vec<(String, String)> {
+    let pos = reference::Position::parse(fen).unwrap_or_else(|e| panic!("reference rejects {fen}: {e}"));
+    pos.legal_events()
+        .into_iter()
+        .map(|e| {
+            let after =
+                pos.play(&e).unwrap_or_else(|err| panic!("reference refuses its own {e} in {fen}: {err}"));
+            (e, after.to_fen())
+        })
+        .collect()
+}
+
+/// A random decision of the player to move, with a bias to roll on so that games reach full
+/// columns, tops and wins; `None` in a roll phase.
+fn random_decision(pos: &Position, rng: &mut SplitMix64) -> Option<Event> {
+    match pos.phase() {
+        Phase::Roll => None,
+        Phase::Decide => Some(if rng.below(10) < 7 { Event::Continue } else { Event::Stop }),
+        Phase::Choose(_) => {
+            let events = pos.legal_events();
+            Some(events[rng.below(events.len())])
+        }
+    }
+}
+
+/// The dice of a roll drawn from `rng` (four dice, each equally likely).
+fn random_roll(rng: &mut SplitMix64) -> Event {
+    let dice = std::array::from_fn(|_| rng.below(6) as u8 + 1);
+    Event::Roll(steere::cantstop::Dice::new(dice).unwrap())
+}
+
+/// Plays seeded random games and calls `visit` on every position reached, with the event that
+/// left it; returns the number of positions.
+fn random_games(games: usize, seed: u64, visit: &mut dyn FnMut(&Position, Option<Event>)) -> usize {
+    let mut rng = SplitMix64(seed);
+    let mut positions = 0;
+    for game in 0..games {
+        let mut pos = Position::start(2 + game % 3);
+        for _ in 0..2000 {
+            if pos.winner().is_some() {
+                break;
+            }
+            let event = random_decision(&pos, &mut rng).unwrap_or_else(|| random_roll(&mut rng));
+            visit(&pos, Some(event));
+            positions += 1;
+            pos = pos.play(event);
+        }
+        visit(&pos, None);
+        positions += 1;
+    }
+    positions
+}
+
+#[test]
+fn legal_events_and_positions_after_agree_with_the_reference() {
+    let mut differences = Vec::new();
+    let mut compared = 0;
+    let positions = random_games(60, 0xC0FFEE, &mut |pos, _| {
+        let fen = pos.fen();
+        let (ours, theirs) = (engine_moves(pos), reference_moves(&fen));
+        compared += ours.len();
+        if ours != theirs && differences.len() < 5 {
+            differences.push(format!("{fen}:\n  engine    {ours:?}\n  reference {theirs:?}"));
+        }
+    });
+    assert!(positions >= 10_000, "only {positions} positions");
+    assert!(
+        differences.is_empty(),
+        "{} of {positions} positions differ:\n{}",
+        differences.len(),
+        differences.join("\n")
+    );
+    assert!(compared > 500_000, "{compared} events compared");
+}
+
+#[test]
+fn bust_chances_and_choice_sets_agree_with_the_reference() {
+    let mut checked = 0;
+    random_games(12, 7, &mut |pos, _| {
+        if matches!(pos.phase(), Phase::Roll | Phase::Decide) && pos.winner().is_none() {
+            let theirs = reference::Position::parse(&pos.fen()).unwrap().bust_probability_1296();
+            assert_eq!(odds::bust_outcomes(pos), theirs, "{}", pos.fen());
+            checked += 1;
+        }
+    });
+    assert!(checked > 500, "{checked}");
+}
+
+#[test]
+fn the_perft_file_agrees() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/positions/cantstop-perft.txt"))
+        .unwrap();
+    let mut fen = None;
+    let mut checked = 0;
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        if let Some(f) = line.strip_prefix("fen:") {
+            fen = Some(Position::parse_fen(f.trim()).unwrap());
+        } else if let Some(bust) = line.strip_prefix("bust:") {
+            let outcomes: u32 = bust.trim().split('/').next().unwrap().parse().unwrap();
+            assert_eq!(odds::bust_outcomes(fen.as_ref().unwrap()), outcomes, "{line}");
+        } else {
+            let mut words = line.split_whitespace();
+            let depth: u32 = words.next().unwrap().parse().unwrap();
+            let count: u64 = words.next().unwrap().parse().unwrap();
+            assert_eq!(fen.as_ref().unwrap().perft(depth), count, "{} depth {depth}", fen.unwrap().fen());
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked} counts");
+}
+
+#[test]
+fn properties_hold_in_random_games() {
+    let mut turn_start: Option<Position> = None;
+    let mut busts = 0;
+    random_games(300, 99, &mut |pos, event| {
+        // The FEN round trip.
+        assert_eq!(Position::parse_fen(&pos.fen()).as_ref(), Ok(pos), "{}", pos.fen());
+        // Markers never leave their columns; neutral markers stand above the mover's.
+        for (c, &height) in HEIGHTS.iter().enumerate() {
+            for p in 0..pos.players() {
+                assert!(pos.marker(p, c) <= height, "{}", pos.fen());
+            }
+            assert!(pos.neutral(c) <= height, "{}", pos.fen());
+        }
+        assert!(pos.neutral_count() <= 3);
+        if pos.is_turn_start() {
+            turn_start = Some(*pos);
+        }
+        // A bust gives back the coloured markers of the turn's start, the next player to roll.
+        if let Some(Event::Roll(dice)) = event
+            && pos.choices(dice).is_empty()
+        {
+            let after = pos.play(Event::Roll(dice));
+            let start = turn_start.expect("a turn has a start");
+            for p in 0..pos.players() {
+                for c in 0..COLUMNS {
+                    assert_eq!(after.marker(p, c), start.marker(p, c), "{}", pos.fen());
+                }
+            }
+            assert_eq!((after.to_move(), after.neutral_count()), (pos.next_player(pos.to_move()), 0));
+            busts += 1;
+        }
+        // Every game ends (random_games stops at 2000 events: a finished game says it won).
+        if event.is_none() {
+            assert!(pos.winner().is_some(), "a game did not end: {}", pos.fen());
+        }
+    });
+    assert!(busts > 100, "{busts} busts");
+}

@@ -1,0 +1,147 @@
+//! Can't Stop over the protocol: whole games of 2, 3 and 4 players in which the test rolls the
+//! dice, the engine takes every decision (the search and each fixed player), and the independent
+//! reference referees: every `bestmove` must be legal, `query turn` and `query result` must
+//! agree with it. Also the answers where nobody decides, and errors that leave the position as
+//! it was.
+
+use super::cantstop_reference as reference;
+use super::pipe::Engine;
+use super::shared;
+
+/// Starts an engine playing Can't Stop.
+fn cantstop_engine() -> Engine {
+    let mut engine = Engine::start(&[]);
+    engine.send("uci");
+    engine.until("uciok", |l| l == "uciok");
+    engine.send("setoption name UCI_Variant value cantstop");
+    engine.sync_quiet();
+    engine
+}
+
+/// A tiny seeded generator (xorshift64*), so that the dice do not come from the engine's code.
+struct Dice(u64);
+
+impl Dice {
+    fn roll(&mut self) -> String {
+        let mut token = String::from("r");
+        for _ in 0..4 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            let value = self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33;
+            token.push(char::from(b'1' + (value % 6) as u8));
+        }
+        token
+    }
+}
+
+/// Plays one game: the engine decides with `go_command`, the test rolls, the reference
+/// referees. Returns the number of events.
+fn play_game(engine: &mut Engine, players: usize, seed: u64, go_command: &str, max_events: usize) -> usize {
+    let start = reference::start_fen(players);
+    let mut pos = reference::Position::parse(&start).unwrap();
+    let mut events: Vec<String> = Vec::new();
+    let mut dice = Dice(seed.max(1));
+    while pos.winner().is_none() && events.len() < max_events {
+        let is_roll_phase = matches!(pos.phase(), reference::Phase::Roll);
+        let event = if is_roll_phase {
+            dice.roll()
+        } else {
+            engine.send(&format!("position fen {start} moves {}", events.join(" ")));
+            assert_eq!(engine.query("turn"), format!("p{}", pos.to_move()), "after {events:?}");
+            engine.send(go_command);
+            let lines = engine.until("bestmove", |l| l.starts_with("bestmove "));
+            let best = lines.last().unwrap().trim_start_matches("bestmove ").to_string();
+            assert!(pos.legal_events().contains(&best), "illegal {best} after {events:?}: {lines:?}");
+            best
+        };
+        pos = pos.play(&event).unwrap();
+        events.push(event);
+    }
+    engine.send(&format!("position fen {start} moves {}", events.join(" ")));
+    let result = pos.winner().map_or("none".to_string(), |w| format!("p{w}win"));
+    assert_eq!(engine.query("result"), result, "{events:?}");
+    assert_eq!(engine.query("gameover"), pos.winner().is_some().to_string());
+    assert_eq!(engine.query("fen"), pos.to_fen());
+    events.len()
+}
+
+#[test]
+fn whole_games_with_every_strategy_are_legal_and_end_as_the_reference_says() {
+    let _guard = shared();
+    let mut engine = cantstop_engine();
+    let mut finished = 0;
+    for (i, strategy) in ["rule28", "greedy", "random", "search"].iter().enumerate() {
+        engine.send(&format!("setoption name Strategy value {strategy}"));
+        for players in 2..=4 {
+            let go = if *strategy == "search" { "go depth 1" } else { "go movetime 50" };
+            let limit = if *strategy == "search" { 150 } else { 3000 };
+            let events = play_game(&mut engine, players, (i * 10 + players) as u64 + 1, go, limit);
+            finished += usize::from(events < limit);
+        }
+    }
+    assert!(finished >= 9, "{finished} of 12 games finished");
+    engine.finish();
+}
+
+#[test]
+fn where_nobody_decides_go_answers_none() {
+    let _guard = shared();
+    let mut engine = cantstop_engine();
+    engine.send("position startpos");
+    engine.send("go movetime 50");
+    let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
+    assert_eq!(
+        lines,
+        [
+            "info string no decision: the next event is a roll of the dice, which no player chooses",
+            "bestmove (none)"
+        ]
+    );
+    engine.send("position fen p3 30000500003/00000500000/00000000000 7:13 1 s moves stop");
+    assert_eq!(engine.query("result"), "p1win");
+    engine.send("go depth 3");
+    let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
+    assert_eq!(lines, ["info string game over: player 1 won", "bestmove (none)"]);
+    engine.finish();
+}
+
+#[test]
+fn the_search_stops_to_win_and_reports_values() {
+    let _guard = shared();
+    let mut engine = cantstop_engine();
+    engine.send("position fen p2 30000000003/00000000000 3:5,11:5 1 s");
+    engine.send("go depth 2");
+    let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove stop", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 1 nodes ") && l.contains(" wdl 1000 0 0")),
+        "{lines:?}"
+    );
+    assert!(lines.iter().any(|l| l.starts_with("info string values roll ")), "{lines:?}");
+    engine.finish();
+}
+
+#[test]
+fn players_sets_the_start_and_errors_leave_the_position() {
+    let _guard = shared();
+    let mut engine = cantstop_engine();
+    engine.send("setoption name Players value 4");
+    engine.send("position startpos moves r1546");
+    assert_eq!(engine.query("fen"), "p4 00000000000/00000000000/00000000000/00000000000 - 1 c1456");
+    for (bad, says) in [
+        ("position startpos moves r1546 7.11", "'7.11' is not legal here"),
+        ("position startpos moves r1547", "'r1547' is no event"),
+        ("position fen p2 40000000000/00000000000 - 1 r", "above its top"),
+        ("setoption name Players value 5", "out of range 2..4"),
+        ("setoption name Strategy value clever", "not one of search, rule28, greedy, random"),
+    ] {
+        engine.send(bad);
+        let errors = engine.sync_errors();
+        assert!(errors.len() == 1 && errors[0].contains(says), "{bad}: {errors:?}");
+    }
+    assert_eq!(engine.query("fen"), "p4 00000000000/00000000000/00000000000/00000000000 - 1 c1456");
+    assert_eq!(engine.query("islegal 9.7"), "true");
+    assert_eq!(engine.query("islegal 6"), "false");
+    engine.finish();
+}

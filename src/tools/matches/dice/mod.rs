@@ -1,0 +1,335 @@
+//! `steere match` for dice games: 2 to 4 players, duplicate play, the rules of
+//! [`ChanceRules`] as referee. Written once over that trait; no game is named here.
+//!
+//! The rooms: [`schedule`] who sits where and which dice fall (streams, rotations);
+//! [`referee`] one game; [`record`] the JSON-lines game record and its replay; [`tally`] and
+//! [`report`] the counts, the table and the JSON. Engine processes, specs, clocks, timing and
+//! the Elo/SPRT statistics are the board runner's ([`super::engine`], [`super::spec`],
+//! [`super::clock`], [`super::timing`], [`super::stats`]).
+//!
+//! **Scheduling** is the board runner's with streams for opening pairs: games are numbered
+//! from 0, game `g` is dice stream `g / N` in seat rotation `g % N` ([`schedule`]).
+//! `--concurrency` game slots each own one engine process per entrant (N in all), take game
+//! numbers from a shared counter and send finished games to the main thread, which writes the
+//! record, keeps the tally and, with two players and `--sprt`, runs the test after each
+//! complete stream; a verdict stops the match (games in progress are dropped).
+
+pub mod record;
+pub mod referee;
+pub mod report;
+pub mod schedule;
+pub mod tally;
+
+use super::MatchArgs;
+use super::engine::Engine;
+use super::game::Player;
+use super::report::SprtState;
+use super::spec::EngineSpec;
+use super::stats::{Sprt, Verdict};
+use crate::game::ChanceRules;
+use crate::variants::{self, ChanceJob, ChanceVariant};
+use record::DiceRecord;
+use referee::{DiceGameId, DiceReferee, Vocabulary};
+use std::io::{IsTerminal, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::{Sender, channel};
+use std::time::{Duration, Instant};
+use tally::DiceTally;
+
+/// The turn limit when `--max-turns` is not given: far beyond a real game (two players of the
+/// built-in strategies finish in well under a hundred turns), so only endless play reaches it.
+pub const DEFAULT_MAX_TURNS: u32 = 1000;
+/// The dice streams of a match when neither `--games` nor `--rounds` nor `--sprt` says.
+pub const DEFAULT_STREAMS: u64 = 100;
+
+/// Everything a worker needs to play games, shared by reference.
+struct Shared<G: ChanceRules> {
+    variant: ChanceVariant<G>,
+    /// The spec of each entrant (the last engine's repeated for the seats it fills).
+    specs: Vec<EngineSpec>,
+    /// The name of each entrant.
+    names: Vec<String>,
+    players: usize,
+    seed: u64,
+    vocabulary: Vocabulary,
+    referee: DiceReferee,
+    total_games: u64,
+    next_game: AtomicU64,
+    stop: AtomicBool,
+}
+
+/// Runs a dice-game match; progress goes to stderr, the summary to stdout.
+pub fn run(args: &MatchArgs) -> Result<(), String> {
+    variants::dispatch_chance(&args.variant, DiceMatchJob(args)).map_err(|e| format!("--variant: {e}"))?
+}
+
+/// A match with the rules of the dice game.
+struct DiceMatchJob<'a>(&'a MatchArgs);
+
+impl ChanceJob for DiceMatchJob<'_> {
+    type Output = Result<(), String>;
+    fn run<G: ChanceRules>(self, variant: ChanceVariant<G>) -> Result<(), String> {
+        run_match(variant, self.0)
+    }
+}
+
+/// The engines given, in order: each flag (`--engine1`) with its words.
+type EngineWords<'a> = Vec<(&'static str, &'a [String])>;
+
+/// Refuses the flags that mean nothing for dice games, and checks the players and engines.
+/// Returns the number of players and the engines' words (`--engine1` first).
+fn check_args<G: ChanceRules>(args: &MatchArgs) -> Result<(usize, EngineWords<'_>), String> {
+    let name = &args.variant;
+    if args.openings.is_some() {
+        return Err(format!("--openings: {name} games start from the start position and vary by their dice"));
+    }
+    if args.draw_max_plies.is_some() || args.draw_reversible_plies.is_some() {
+        return Err(format!(
+            "--draw-max-plies/--draw-reversible-plies: {name} games are capped by --max-turns"
+        ));
+    }
+    let players = args.dice.players.unwrap_or(2);
+    if !G::PLAYERS.contains(&players) {
+        return Err(format!(
+            "--players {players}: {name} is played by {} to {} players",
+            G::PLAYERS.start(),
+            G::PLAYERS.end()
+        ));
+    }
+    if args.dice.engine3.is_empty() && !args.dice.engine4.is_empty() {
+        return Err("--engine4 without --engine3: give the engines in order".to_string());
+    }
+    let engines: Vec<(&'static str, &[String])> = [
+        ("--engine1", &args.engine1),
+        ("--engine2", &args.engine2),
+        ("--engine3", &args.dice.engine3),
+        ("--engine4", &args.dice.engine4),
+    ]
+    .into_iter()
+    .filter(|(_, words)| !words.is_empty())
+    .map(|(label, words)| (label, words.as_slice()))
+    .collect();
+    if engines.len() > players {
+        return Err(format!(
+            "{}: {} engines for {players} players (give --players {} or fewer engines)",
+            engines[players].0,
+            engines.len(),
+            engines.len()
+        ));
+    }
+    if args.sprt.is_some() && players != 2 {
+        return Err(format!("--sprt: the test compares two engines, and needs --players 2, not {players}"));
+    }
+    Ok((players, engines))
+}
+
+/// Runs a match of `variant`.
+fn run_match<G: ChanceRules>(variant: ChanceVariant<G>, args: &MatchArgs) -> Result<(), String> {
+    let (players, engine_words) = check_args::<G>(args)?;
+    let mut specs = Vec::new();
+    for (label, words) in &engine_words {
+        let mut spec = EngineSpec::parse(label, &args.each, words)?;
+        // UCI_Variant first (it resets an engine's game), then the number of players.
+        spec.set_variant(variant.name());
+        spec.options.retain(|(n, _)| !n.eq_ignore_ascii_case("Players"));
+        spec.options.insert(1, ("Players".to_string(), players.to_string()));
+        specs.push(spec);
+    }
+    let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let streams = match (args.rounds, args.games) {
+        (Some(r), _) => r,
+        (None, Some(g)) => schedule::streams_for_games(g, players),
+        (None, None) if sprt.is_some() => super::MAX_SPRT_PAIRS,
+        (None, None) => DEFAULT_STREAMS,
+    };
+    let mut record_file = match &args.pgn {
+        Some(path) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("--pgn {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+
+    // Start every process once before the first game, so that a bad command, a failing
+    // handshake or an unknown option stops the match at once with a clear message.
+    let entrant_engine = schedule::entrant_engines(players, specs.len());
+    let mut slots: Vec<Vec<Option<Engine>>> = Vec::new();
+    for _ in 0..args.concurrency {
+        let mut slot = Vec::new();
+        for &e in &entrant_engine {
+            let engine = Engine::start(&specs[e]).map_err(|err| format!("{}: {err}", engine_words[e].0))?;
+            slot.push(Some(engine));
+        }
+        slots.push(slot);
+    }
+    let engine_names = engine_names(&specs, &entrant_engine, &slots[0]);
+    let entrant_names = entrant_names(&engine_names, &entrant_engine);
+    let seed = args.seed.unwrap_or(0);
+    let shared = Shared {
+        variant,
+        specs: entrant_engine.iter().map(|&e| specs[e].clone()).collect(),
+        names: entrant_names,
+        players,
+        seed,
+        vocabulary: Vocabulary::of::<G>(players),
+        referee: DiceReferee {
+            margin: Duration::from_millis(args.timemargin),
+            move_timeout: Duration::from_millis(args.move_timeout),
+            max_turns: args.dice.max_turns.unwrap_or(DEFAULT_MAX_TURNS),
+        },
+        total_games: streams.saturating_mul(players as u64),
+        next_game: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+    };
+
+    let planned =
+        (args.rounds.is_some() || args.games.is_some() || sprt.is_none()).then_some(shared.total_games);
+    let start = Instant::now();
+    let mut tally = DiceTally::new(engine_names, players);
+    let mut sprt_state = sprt.map(|s| SprtState { sprt: s, llr: 0.0, verdict: Verdict::Continue });
+    let terminal = std::io::stderr().is_terminal();
+    let mut write_error = None;
+    std::thread::scope(|scope| {
+        let (sender, results) = channel::<DiceRecord>();
+        for slot in slots {
+            let sender = sender.clone();
+            let shared = &shared;
+            scope.spawn(move || worker(shared, slot, &sender));
+        }
+        drop(sender);
+        for record in results {
+            if shared.stop.load(Ordering::Relaxed) {
+                continue; // finished after the verdict: not counted
+            }
+            if let Some(file) = record_file.as_mut()
+                && let Err(e) = file.write_all(record.to_line().as_bytes()).and_then(|()| file.flush())
+            {
+                write_error = Some(format!("--pgn: {e}"));
+                shared.stop.store(true, Ordering::Relaxed);
+                continue;
+            }
+            let stream_done = tally.add(&record);
+            if stream_done && let Some(state) = sprt_state.as_mut() {
+                state.llr = state.sprt.llr(&tally.penta);
+                state.verdict = state.sprt.verdict(state.llr);
+                if state.verdict != Verdict::Continue {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+            }
+            let line = report::progress_line(&tally, planned, sprt_state.as_ref());
+            if terminal {
+                eprint!("\r{line}\x1b[K");
+            } else if args.progress > 0 && tally.games.is_multiple_of(args.progress) {
+                eprintln!("{line}");
+            }
+        }
+    });
+    if terminal {
+        eprintln!();
+    }
+    if let Some(e) = write_error {
+        return Err(e);
+    }
+    let note = match sprt_state.map(|s| s.verdict) {
+        Some(Verdict::H0 | Verdict::H1) => " (stopped by the SPRT)",
+        _ => "",
+    };
+    if args.json {
+        crate::outln!("{}", report::json(&tally, variant.name(), seed, sprt_state.as_ref(), start.elapsed()));
+    } else {
+        let header = format!("{}, seed {seed}", variant.name());
+        crate::out!("{}", report::table(&tally, &header, sprt_state.as_ref(), start.elapsed(), note));
+    }
+    Ok(())
+}
+
+/// The engines' names: `name=` or the `id name` of its first process, made distinct by the
+/// engine's flag when two coincide.
+fn engine_names(
+    specs: &[EngineSpec],
+    entrant_engine: &[usize],
+    first_slot: &[Option<Engine>],
+) -> Vec<String> {
+    let mut names: Vec<String> = (0..specs.len())
+        .map(|e| {
+            let first = entrant_engine.iter().position(|&x| x == e).and_then(|i| first_slot[i].as_ref());
+            specs[e].name.clone().unwrap_or_else(|| first.map_or("?", |p| p.id_name()).to_string())
+        })
+        .collect();
+    let original = names.clone();
+    for (e, name) in names.iter_mut().enumerate() {
+        if original.iter().filter(|&n| n == name).count() > 1 {
+            *name = format!("{name} (engine{})", e + 1);
+        }
+    }
+    names
+}
+
+/// The entrants' names: the engine's, numbered `#1`, `#2`, ... when it fills several seats.
+fn entrant_names(engine_names: &[String], entrant_engine: &[usize]) -> Vec<String> {
+    let mut copy = vec![0; engine_names.len()];
+    entrant_engine
+        .iter()
+        .map(|&e| {
+            copy[e] += 1;
+            let copies = entrant_engine.iter().filter(|&&x| x == e).count();
+            if copies == 1 { engine_names[e].clone() } else { format!("{} #{}", engine_names[e], copy[e]) }
+        })
+        .collect()
+}
+
+/// A game slot: plays games taken from the shared counter until the match is over.
+fn worker<G: ChanceRules>(shared: &Shared<G>, mut slot: Vec<Option<Engine>>, results: &Sender<DiceRecord>) {
+    loop {
+        if shared.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let index = shared.next_game.fetch_add(1, Ordering::Relaxed);
+        if index >= shared.total_games {
+            return;
+        }
+        let stream = schedule::stream_of(index, shared.players);
+        let rotation = schedule::rotation_of(index, shared.players);
+        // Each entrant's process, handed to the seat it takes in this rotation.
+        let mut processes: Vec<Option<&mut Option<Engine>>> = slot.iter_mut().map(Some).collect();
+        let seats: Vec<Player<'_>> = schedule::seating(shared.players, rotation)
+            .into_iter()
+            .map(|entrant| Player {
+                engine: processes[entrant].take().expect("each entrant sits once"),
+                spec: &shared.specs[entrant],
+                name: &shared.names[entrant],
+            })
+            .collect();
+        let id = DiceGameId {
+            number: index + 1,
+            stream,
+            rotation,
+            dice_seed: schedule::stream_seed(shared.seed, stream),
+        };
+        let record =
+            referee::play(shared.variant, seats, &shared.vocabulary, shared.referee, id, &shared.stop);
+        match record {
+            Some(record) => {
+                if results.send(record).is_err() {
+                    return;
+                }
+            }
+            None => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_tell_engines_and_copies_apart() {
+        let engines = vec!["a".to_string(), "b".to_string()];
+        assert_eq!(entrant_names(&engines, &[0, 1, 1, 1]), vec!["a", "b #1", "b #2", "b #3"]);
+        assert_eq!(entrant_names(&engines, &[0, 1]), vec!["a", "b"]);
+    }
+}

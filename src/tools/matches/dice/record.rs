@@ -1,0 +1,254 @@
+//! The record of a dice game: one JSON object per line, from which the game replays and is
+//! checked, dice included.
+//!
+//! ```text
+//! {"variant":"cantstop","game":3,"stream":1,"rotation":0,"dice":"5b2f0e9c1d3a4b77","players":2,
+//!  "seats":["greedy","rule28"],"settings":["movetime=50 ...","movetime=50 ..."],
+//!  "start":"p2 00000000000/00000000000 - 1 r","events":"r1546 6.10 roll r2435 6.8 stop ...",
+//!  "turns":41,"max_turns":1000,"result":"p2win","reason":"normal","forfeit":null,
+//!  "detail":"player 2 won 3 columns"}
+//! ```
+//! (one line in the file). `game` numbers the games from 1 in schedule order (the file is in
+//! order of completion); `stream` and `rotation` (from 0) place it in the duplicate schedule,
+//! `dice` is the stream's seed in hex (the dice are [`super::schedule::DiceStream`] of it),
+//! `seats` the names of players 1 to N. `events` is the whole game in the rules' notation,
+//! rolls included, exactly what the engines were sent after `position fen START moves`.
+//! `result` is `pKwin` or `none` (as the protocol's `query result`); `reason` a label of
+//! [`Category`]: `normal`, `unfinished` (the turn limit), or the fault of the seat `forfeit`
+//! (1-based): `illegal move`, `garbage`, `time forfeit`, `timeout`, `crash`. The faulty answer
+//! is not among the events: after them it was the offender's decision (or the game had not
+//! started: a failed restart or `isready`).
+
+use super::schedule::DiceStream;
+use crate::game::{ChanceRules, Node};
+use crate::tools::matches::record::Category;
+use crate::tools::matches::timing::MoveTiming;
+use crate::variants::{self, ChanceJob, ChanceVariant};
+use serde::{Deserialize, Serialize};
+
+/// One finished dice game.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DiceRecord {
+    /// The variant's name.
+    pub variant: String,
+    /// The game's number in the match, from 1.
+    pub game: u64,
+    /// The dice stream, from 0.
+    pub stream: u64,
+    /// The seat rotation within the stream, from 0: seat s is entrant (s + rotation) mod N.
+    pub rotation: usize,
+    /// The stream's seed, 16 hex digits.
+    pub dice: String,
+    /// The number of players.
+    pub players: usize,
+    /// The name of each seat's engine, player 1 first.
+    pub seats: Vec<String>,
+    /// Each seat's settings (limits, options).
+    pub settings: Vec<String>,
+    /// The start position (FEN).
+    pub start: String,
+    /// The events, space-separated, rolls included.
+    pub events: String,
+    /// Turns completed.
+    pub turns: u32,
+    /// The match's turn limit.
+    pub max_turns: u32,
+    /// `pKwin` or `none`.
+    pub result: String,
+    /// The category label: `normal`, `unfinished` or a fault.
+    pub reason: String,
+    /// The seat (1-based) that forfeited, if one did.
+    pub forfeit: Option<usize>,
+    /// The detail of the ending.
+    pub detail: String,
+    /// The timing of every decision under a clock or move time, by seat (0-based); not
+    /// written.
+    #[serde(skip)]
+    pub timings: Vec<(usize, MoveTiming)>,
+}
+
+impl DiceRecord {
+    /// The winner's seat, 0-based.
+    pub fn winner(&self) -> Option<usize> {
+        let digits = self.result.strip_prefix('p')?.strip_suffix("win")?;
+        digits.parse::<usize>().ok().filter(|&p| (1..=self.players).contains(&p)).map(|p| p - 1)
+    }
+
+    /// The ending's category (`None` for an unknown label).
+    pub fn category(&self) -> Option<Category> {
+        Category::from_label(&self.reason)
+    }
+
+    /// The record as one line of JSON, with its line end.
+    pub fn to_line(&self) -> String {
+        // Serialising plain strings and numbers cannot fail.
+        let mut line = serde_json::to_string(self).unwrap_or_default();
+        line.push('\n');
+        line
+    }
+
+    /// Replays the game with the rules of its variant: the start, every roll against its dice
+    /// stream, every decision for legality, the turn count, and the result against the
+    /// position the events lead to. Returns the final position's FEN.
+    pub fn replay(&self) -> Result<String, String> {
+        variants::dispatch_chance(&self.variant, ReplayJob(self))?
+    }
+}
+
+/// The result text of a winner (0-based) or none.
+pub fn result_text(winner: Option<usize>) -> String {
+    winner.map_or_else(|| "none".to_string(), |w| format!("p{}win", w + 1))
+}
+
+/// Reads a record file: one JSON object per line, blank lines skipped.
+pub fn parse_dice_records(text: &str) -> Result<Vec<DiceRecord>, String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(i, line)| serde_json::from_str(line).map_err(|e| format!("line {}: {e}", i + 1)))
+        .collect()
+}
+
+/// [`DiceRecord::replay`] with the game type of the record's variant.
+struct ReplayJob<'a>(&'a DiceRecord);
+
+impl ChanceJob for ReplayJob<'_> {
+    type Output = Result<String, String>;
+    fn run<G: ChanceRules>(self, _variant: ChanceVariant<G>) -> Result<String, String> {
+        replay::<G>(self.0)
+    }
+}
+
+/// Replays `record` with the rules of `G` (see [`DiceRecord::replay`]); errors name the event
+/// or the part of the record that does not hold.
+fn replay<G: ChanceRules>(record: &DiceRecord) -> Result<String, String> {
+    if !G::PLAYERS.contains(&record.players) || record.seats.len() != record.players {
+        return Err(format!("{} players with {} seats", record.players, record.seats.len()));
+    }
+    if record.start != G::start(record.players).fen() {
+        return Err(format!("the start '{}' is not the {}-player start", record.start, record.players));
+    }
+    let seed =
+        u64::from_str_radix(&record.dice, 16).map_err(|_| format!("dice '{}' is no seed", record.dice))?;
+    let mut dice = DiceStream::new(seed);
+    let mut position = G::start(record.players);
+    let mut turns = 0;
+    for (i, token) in record.events.split_whitespace().enumerate() {
+        let at = |e: String| format!("event {} '{token}': {e}", i + 1);
+        match position.node() {
+            Node::Over => return Err(at("the game was already over".to_string())),
+            Node::Chance => {
+                let expected = dice.roll(&position);
+                let event = position.parse_event(token).map_err(at)?;
+                if event != expected {
+                    return Err(at(format!("the dice stream rolls {expected} here")));
+                }
+                position = position.play(event);
+            }
+            Node::Decision => position = position.play(position.parse_event(token).map_err(at)?),
+        }
+        if position.is_turn_start() {
+            turns += 1;
+        }
+    }
+    if turns != record.turns {
+        return Err(format!("{turns} turns played, the record says {}", record.turns));
+    }
+    let category = record.category().ok_or_else(|| format!("unknown reason '{}'", record.reason))?;
+    let winner = record.winner();
+    if winner.is_none() && record.result != "none" {
+        return Err(format!("result '{}' is neither pKwin nor none", record.result));
+    }
+    match category {
+        Category::Normal if position.winner().is_some() && position.winner() == winner => {}
+        Category::Normal => {
+            return Err(format!("a normal ending, but {} is not won by the winner", position.fen()));
+        }
+        Category::Unfinished
+            if position.node() != Node::Over && winner.is_none() && turns >= record.max_turns => {}
+        Category::Unfinished => return Err("an unfinished game that ended or had turns left".to_string()),
+        _ => {
+            let offender = record
+                .forfeit
+                .filter(|seat| (1..=record.players).contains(seat))
+                .ok_or("a forfeit without the seat (1 to N) that forfeited")?;
+            let to_decide = position.node() == Node::Decision && position.to_move() + 1 == offender;
+            if !(to_decide || record.events.is_empty()) {
+                return Err(format!(
+                    "seat {offender} forfeited, but it had no decision in {}",
+                    position.fen()
+                ));
+            }
+            // With two players the other one wins; with more, nobody does.
+            let expected = (record.players == 2).then(|| 2 - offender);
+            if winner != expected {
+                return Err(format!("a forfeit of seat {offender} with result {}", record.result));
+            }
+        }
+    }
+    Ok(position.fen())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A 3-player game that seat 2 forfeited before it started (its engine could not be
+    /// restarted), on the dice of stream seed 5.
+    fn sample() -> DiceRecord {
+        DiceRecord {
+            variant: "cantstop".to_string(),
+            game: 1,
+            stream: 0,
+            rotation: 0,
+            dice: format!("{:016x}", 5u64),
+            players: 3,
+            seats: vec!["a".into(), "b".into(), "c".into()],
+            settings: vec!["depth=1".into(); 3],
+            start: "p3 00000000000/00000000000/00000000000 - 1 r".to_string(),
+            events: String::new(),
+            turns: 0,
+            max_turns: 1000,
+            result: "none".to_string(),
+            reason: "crash".to_string(),
+            forfeit: Some(2),
+            detail: "p2: restart failed".to_string(),
+            timings: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn writes_one_line_and_reads_it_back() {
+        let record = sample();
+        let line = record.to_line();
+        assert_eq!(line.matches('\n').count(), 1);
+        assert!(line.starts_with("{\"variant\":\"cantstop\",\"game\":1,\"stream\":0,"), "{line}");
+        let back = parse_dice_records(&format!("{line}\n{line}")).unwrap();
+        assert_eq!(back, vec![record.clone(), record.clone()]);
+        assert_eq!(record.replay(), Ok("p3 00000000000/00000000000/00000000000 - 1 r".to_string()));
+        assert!(parse_dice_records("{\"variant\":").unwrap_err().starts_with("line 1: "));
+        assert_eq!((result_text(Some(2)), result_text(None)), ("p3win".to_string(), "none".to_string()));
+    }
+
+    #[test]
+    fn replay_checks_the_dice_and_the_result() {
+        // Seed 5: the first value of SplitMix64(5) picks the first roll; the offender then had
+        // to choose. A wrong roll, a wrong offender or a winner after a 3-player forfeit fail.
+        let mut record = sample();
+        let start = crate::cantstop::Position::start(3);
+        let roll = DiceStream::new(5).roll(&start).to_string();
+        record.events = roll.clone();
+        record.forfeit = Some(1);
+        // No roll busts at the start (every column is open and all three markers are free),
+        // so player 1 had a decision after it.
+        assert!(record.replay().is_ok(), "{:?}", record.replay());
+        record.events = if roll == "r1111" { "r6666".into() } else { "r1111".into() };
+        assert!(record.replay().unwrap_err().contains("the dice stream rolls"));
+        record.events = roll;
+        record.forfeit = Some(3);
+        assert!(record.replay().is_err());
+        record.forfeit = Some(1);
+        record.result = "p2win".into();
+        assert!(record.replay().is_err());
+    }
+}
