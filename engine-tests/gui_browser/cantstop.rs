@@ -269,7 +269,7 @@ async fn play() {
     let id = page.new_dice_game(&[("human", "search"), ("steere", "greedy")], 30, 7).await;
     let start = page.settled(id).await;
     assert_eq!(start["position"]["fen"], "p2 00000000000/00000000000 - 1 r");
-    assert_eq!(start["seed"], 7);
+    assert_eq!(start["seed"], "7");
     assert_eq!(start["seats"][1], json!({"player": "steere", "strategy": "greedy"}));
     page.check_cantstop(&start).await;
     assert_eq!(page.dice_buttons().await, ["roll"]);

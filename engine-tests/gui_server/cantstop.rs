@@ -61,7 +61,7 @@ fn people_roll_choose_and_stop_and_nothing_else_is_accepted() {
     let (status, game) = new_game(&gui, &[("human", "search"), ("human", "search")], 100, Some(7));
     assert_eq!(status, 200, "{game}");
     let id = game["id"].as_u64().unwrap();
-    assert_eq!((&game["family"], &game["seed"]), (&json!("dice"), &json!(7)));
+    assert_eq!((&game["family"], &game["seed"]), (&json!("dice"), &json!("7")));
     assert_eq!(game["position"]["fen"], "p2 00000000000/00000000000 - 1 r");
     assert_eq!((&game["position"]["next"], &game["position"]["to_move"]), (&json!("dice"), &json!(1)));
     // The dice are the server's: a roll of the player's own making is refused, and so is any
@@ -135,7 +135,8 @@ fn games_are_set_up_with_two_to_four_seats_or_refused_with_a_reason() {
     let (status, four) = new_game(&gui, &[human, human, human, human], 100, None);
     assert_eq!(status, 200, "{four}");
     assert_eq!(four["position"]["fen"], "p4 00000000000/00000000000/00000000000/00000000000 - 1 r");
-    assert!(four["seed"].as_u64().unwrap() <= u64::from(u32::MAX), "a seed drawn from the clock");
+    let seed: u64 = four["seed"].as_str().unwrap().parse().unwrap();
+    assert!(seed <= u64::from(u32::MAX), "a seed drawn from the clock");
     assert_eq!(four["seats"][3], json!({"player": "human", "strategy": null}));
     let fen = "p3 30000500003/00000500000/00000000000 7:13 1 s";
     let (status, set) = gui.post(
@@ -268,7 +269,7 @@ fn a_record_opened_again_rolls_on_as_the_game_would_have() {
     let (status, opened) = gui.post("/api/load", json!({"text": record}));
     assert_eq!(status, 200, "{opened}");
     let copy = opened["game"]["id"].as_u64().unwrap();
-    assert_eq!((events(&opened["game"]), &opened["game"]["seed"]), (events(&game), &json!(31)));
+    assert_eq!((events(&opened["game"]), &opened["game"]["seed"]), (events(&game), &json!("31")));
     // The same decisions from here: the same dice in both.
     let mut a = game;
     for _ in 0..12 {
@@ -305,5 +306,64 @@ fn an_engine_that_cannot_play_a_dice_game_is_reported_and_the_game_waits() {
     let (_, resumed) = gui.post("/api/resume", json!({"id": id}));
     assert!(resumed["error"].is_string() || gui.settled(id)["error"].is_string(), "still faulty");
     assert_eq!(events(&gui.settled(id)), before, "the game keeps its events");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_steere_match_dice_record_opens_with_its_dice() {
+    let dir = temp_dir("dice-match");
+    let file = dir.join("match.jsonl");
+    let engine = |name: &str, strategy: &str| {
+        [
+            STEERE.to_string(),
+            format!("name={name}"),
+            format!("option.Strategy={strategy}"),
+            "movetime=1000".into(),
+        ]
+    };
+    let status = Command::new(STEERE)
+        .args([
+            "match",
+            "--variant",
+            "cantstop",
+            "--games",
+            "2",
+            "--pgn",
+            file.to_str().unwrap(),
+            "--engine1",
+        ])
+        .args(engine("g", "greedy"))
+        .arg("--engine2")
+        .args(engine("r", "rule28"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&file).unwrap();
+    let records = steere::tools::matches::dice::record::parse_dice_records(&text).unwrap();
+    let gui = Gui::start(&[]);
+    let (status, opened) = gui.post("/api/load", json!({"text": text, "index": 1}));
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(opened["games"].as_array().unwrap().len(), 2);
+    let record = &records[1];
+    let game = &opened["game"];
+    assert_eq!(events(game).join(" "), record.events);
+    assert_eq!(game["seed"], u64::from_str_radix(&record.dice, 16).unwrap().to_string(), "the stream's seed");
+    assert_eq!(game["position"]["winner"].as_u64().map(|w| format!("p{w}win")), Some(record.result.clone()));
+    // The game cut after its first turn, in the GUI's own record with the stream's seed: it
+    // rolls on with the stream's dice, the record's next roll.
+    let all: Vec<&str> = record.events.split_whitespace().collect();
+    let cut = all.iter().position(|e| *e == "stop").unwrap() + 1;
+    let text = format!(
+        "[Variant \"cantstop\"]\n[Seed \"{}\"]\n[FEN \"{}\"]\n\n{} *\n",
+        game["seed"].as_str().unwrap(),
+        record.start,
+        all[..cut].join(" ")
+    );
+    let (status, cut_game) = gui.post("/api/load", json!({"text": text}));
+    assert_eq!(status, 200, "{cut_game}");
+    let rolled = send(&gui, cut_game["game"]["id"].as_u64().unwrap(), "roll");
+    assert_eq!(events(&rolled)[cut], all[cut], "the stream's next roll");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -20,6 +20,12 @@
 //! than the time per move after it was asked, and an engine's turn starts (its first roll)
 //! after that time too, so that a person can follow the engines' turns (a fixed player answers
 //! at once) and see how the turn before ended.
+//!
+//! Beside this file: [`records`] saves a game and opens the GUI's records and `steere match`'s.
+
+mod records;
+
+pub use records::is_dice_record;
 
 use super::changes::{self, lock};
 use super::dice_record::{self, DiceRecord};
@@ -109,8 +115,9 @@ pub struct DiceSnapshot {
     pub family: &'static str,
     /// The start position.
     pub start: String,
-    /// The seed of the dice.
-    pub seed: u64,
+    /// The seed of the dice, as decimal text (a record's seed may exceed what a JavaScript
+    /// number holds exactly).
+    pub seed: String,
     /// The seats, player 1 first.
     pub seats: Vec<Seat>,
     /// The engines' time per decision.
@@ -182,7 +189,7 @@ impl DiceGame {
             variant: self.variant,
             family: "dice",
             start: self.start.clone(),
-            seed: self.seed,
+            seed: self.seed.to_string(),
             seats: self.seats.clone(),
             movetime: self.movetime,
             events,
@@ -213,7 +220,7 @@ impl DiceGame {
         set("Players", self.seats.len().to_string());
         if let Some(strategy) = self.seats[seat].strategy.as_deref().filter(|&s| s != SEARCH) {
             set("Strategy", strategy.to_string());
-            set("Seed", ((self.seed + seat as u64) % (MAX_SEED + 1)).to_string());
+            set("Seed", (self.seed.wrapping_add(seat as u64) % (MAX_SEED + 1)).to_string());
         }
         spec
     }
@@ -472,85 +479,6 @@ impl DiceGames {
         g.changed();
         self.kick_locked(g, game);
     }
-
-    /// The game as a record (see [`dice_record`]).
-    pub fn record_text(&self, id: u64) -> Result<String, String> {
-        let game = self.game(id)?;
-        let g = lock(&game);
-        let view = g.view();
-        let mut breaks = Vec::new();
-        for (i, pair) in view.events.windows(2).enumerate() {
-            if pair[0].player != pair[1].player {
-                breaks.push(i + 1);
-            }
-        }
-        let comment = |played: &Played| {
-            let mut words = Vec::new();
-            if let Some(depth) = played.depth {
-                words.push(format!("d{depth}"));
-            }
-            if let Some(score) = &played.score {
-                words.push(score.replace(' ', ""));
-            }
-            (!words.is_empty()).then(|| words.join(" "))
-        };
-        let record = DiceRecord {
-            variant: g.variant.to_string(),
-            fen: g.start.clone(),
-            seed: Some(g.seed),
-            seats: g.seats.iter().map(|s| (s.player.clone(), s.strategy.clone())).collect(),
-            events: g.events.iter().map(|e| (e.text.clone(), comment(e))).collect(),
-            breaks,
-            result: view.winner.map_or("*".to_string(), |w| format!("p{w}win")),
-        };
-        Ok(record.to_text())
-    }
-
-    /// Opens a record as a new game between people (every seat `human`), with the recorded
-    /// depths and scores and the record's seed: the dice roll on from where the record's rolls
-    /// leave the generator. Returns it and the file's one title.
-    pub fn load(self: &Arc<DiceGames>, text: &str) -> Result<(DiceSnapshot, Vec<String>), String> {
-        let record = dice_record::parse(text)?;
-        let info = crate::variants::find(&record.variant)?;
-        let fen = dice_view::start_fen(info.name, fen_players(info.name, &record.fen)?, Some(&record.fen))?;
-        let texts: Vec<String> = record.events.iter().map(|(e, _)| e.clone()).collect();
-        let view = dice_view::view(info.name, &fen, &texts)?;
-        let replayed = view.winner.map_or("*".to_string(), |w| format!("p{w}win"));
-        if replayed != record.result {
-            return Err(format!("the record's result is {}, but its events give {replayed}", record.result));
-        }
-        let seats = vec![Seat { player: "human".to_string(), strategy: None }; view.players];
-        let new = NewDiceGame {
-            variant: info.name.to_string(),
-            fen: Some(fen),
-            seats,
-            movetime: 1000,
-            seed: Some(record.seed.unwrap_or_else(clock_seed).min(MAX_SEED)),
-        };
-        let snapshot = self.create(&new)?;
-        let game = self.game(snapshot.id)?;
-        let mut g = lock(&game);
-        for _ in view.events.iter().filter(|e| e.roll) {
-            g.dice.next_u64();
-        }
-        g.events = record
-            .events
-            .iter()
-            .map(|(text, comment)| {
-                let (depth, score) = comment.as_deref().map(read_comment).unwrap_or_default();
-                Played { text: text.clone(), depth, score }
-            })
-            .collect();
-        g.generation += 1;
-        g.changed();
-        let title = format!("1: {} players, {} events, {}", view.players, texts.len(), record.result);
-        Ok((g.snapshot(), vec![title]))
-    }
-}
-
-/// The number of players of the position `fen` of `variant`.
-fn fen_players(variant: &str, fen: &str) -> Result<usize, String> {
-    Ok(dice_view::view(variant, fen, &[])?.players)
 }
 
 /// A seed from the clock, for a game that gave none.

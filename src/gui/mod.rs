@@ -33,7 +33,8 @@
 //! A dice game answers the same routes where they mean something: `/api/new` with a
 //! [`dice::NewDiceGame`] (its variant says which), `/api/move` with an event token (`roll`
 //! rolls the dice), `/api/resume`, `/api/game`, `/api/events`, `/api/record` and `/api/load`
-//! (a dice record, told by its `Variant` tag); its answers are [`dice::DiceSnapshot`]s. Take
+//! (the GUI's dice record or `steere match`'s JSON lines); its answers are
+//! [`dice::DiceSnapshot`]s. Take
 //! back, play from here and analysis are board-game routes (a dice game cannot be rolled
 //! again), and say so.
 
@@ -369,13 +370,12 @@ struct LoadRequest {
     index: Option<usize>,
 }
 
-/// `/api/load`: the game and the titles of every game of the file (a dice record, told by its
-/// `Variant` tag, holds one game).
+/// `/api/load`: the game and the titles of every game of the file (a dice game's record, the
+/// GUI's or `steere match`'s, is told by [`dice::is_dice_record`]).
 fn load(body: &str, games: &Stores) -> Result<serde_json::Value, String> {
     let request: LoadRequest = serde_json::from_str(body).map_err(|e| format!("bad request body: {e}"))?;
-    let variant = dice_record::variant_of(&request.text).unwrap_or_default();
-    if crate::variants::is_dice_game(&variant) {
-        let (game, titles) = games.dice.load(&request.text)?;
+    if dice::is_dice_record(&request.text) {
+        let (game, titles) = games.dice.load(&request.text, request.index.unwrap_or(0))?;
         return Ok(json!({ "game": game, "games": titles }));
     }
     let (game, titles) = games.board.load(&request.text, request.index.unwrap_or(0))?;
