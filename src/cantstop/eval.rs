@@ -26,10 +26,18 @@ use super::Position;
 use super::board::{COLUMNS, COLUMNS_TO_WIN, HEIGHTS};
 use super::odds::hit_outcomes;
 
-/// Spaces gained per turn in a column, per unit of the chance that a roll makes its sum.
+/// Spaces gained per turn in a column, per unit of the chance that a roll makes its sum. The
+/// play hardly depends on it: 2.0, 2.7 and 3.5 scored 72.9%, 72.6% and 72.1% against the Rule of
+/// 28 (800 duplicate games each, SPREAD 0.5, search 2 rolls deep).
 pub const SPEED: f64 = 2.7;
-/// The variance of a column's turns, per turn of its mean.
-pub const SPREAD: f64 = 0.5;
+/// The variance of a column's turns, per turn of its mean. Larger than a column's true spread,
+/// it makes the value a smooth function of the race that the search can weigh: 0.25, 0.5, 1,
+/// 1.5, 2, 3, 4.5, 7 and 10 scored 68.5%, 72.6%, 75.0%, 74.1%, 77.0%, 79.9%, 80.1%, 79.6% and
+/// 80.1% against the Rule of 28 (as above), and alone 4 needs 7.83 turns where 0.5 needs 8.51
+/// (300 games). A model of columns contested by other players (a column another player pursues
+/// faster is likely lost, and a fallback column needed) changed nothing measurable (79.9% against
+/// 80.1% with two players, 54.0% against 53.3% with four), so it was left out.
+pub const SPREAD: f64 = 4.0;
 /// The longest game the distributions cover, in turns of one player.
 const HORIZON: usize = 80;
 
@@ -86,9 +94,14 @@ fn finish_distribution(pos: &Position, player: usize) -> [f64; HORIZON] {
         return finished; // Too few open columns left: he can no longer win.
     }
     means.sort_by(f64::total_cmp);
-    for (n, slot) in finished.iter_mut().enumerate().skip(1) {
-        *slot =
+    for n in 1..HORIZON {
+        finished[n] =
             means[..need].iter().map(|&t| normal_cdf((n as f64 + 0.5 - t) / (SPREAD * t).sqrt())).product();
+        if finished[n] > 1.0 - 1e-9 {
+            // Certain from here on: spare the rest of the normal distribution functions.
+            finished[n..].fill(1.0);
+            break;
+        }
     }
     finished
 }
