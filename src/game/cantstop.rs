@@ -1,8 +1,9 @@
 //! Can't Stop as a [`ChanceGame`], for the chance-node search and the tools.
 
+use super::MoveTextError;
 use super::chance::{ChanceGame, ChanceRules, Node};
 use crate::cantstop::dice::{self, Dice, OUTCOMES};
-use crate::cantstop::{ChoiceSet, Event, Phase, Position, baseline, eval, notation, odds};
+use crate::cantstop::{ChoiceSet, Event, EventError, Phase, Position, baseline, eval, notation, odds};
 
 impl ChanceGame for Position {
     type Event = Event;
@@ -91,8 +92,13 @@ impl ChanceRules for Position {
         Position::fen(self)
     }
 
-    fn parse_event(&self, text: &str) -> Result<Event, String> {
-        Position::parse_event(self, text).map_err(|e| e.to_string())
+    fn parse_event(&self, text: &str) -> Result<Event, MoveTextError> {
+        Position::parse_event(self, text).map_err(|e| match e {
+            EventError::Malformed(reason) => MoveTextError::Malformed { text: text.to_string(), reason },
+            EventError::Illegal(reason) => {
+                MoveTextError::Illegal { text: text.to_string(), hint: format!(": {reason}") }
+            }
+        })
     }
 
     fn legal_events(&self) -> Vec<Event> {

@@ -8,6 +8,7 @@
 //! current turn exactly and asks the game for the value of the position where it ends; it
 //! never learns what the chance events are (dice, cards) nor how a turn works.
 
+use super::MoveTextError;
 use std::fmt::{Debug, Display};
 use std::hash::Hash;
 
@@ -65,8 +66,9 @@ pub trait ChanceRules: ChanceGame {
     fn parse_fen(text: &str) -> Result<Self, String>;
     /// The position's FEN, canonical.
     fn fen(&self) -> String;
-    /// Reads an event token and checks that it is legal here.
-    fn parse_event(&self, text: &str) -> Result<Self::Event, String>;
+    /// Reads an event token and checks that it is legal here; the error tells text that is no
+    /// event of the notation ([`MoveTextError::Malformed`]) from an event not legal here.
+    fn parse_event(&self, text: &str) -> Result<Self::Event, MoveTextError>;
     /// Every legal event (chance outcomes and decisions alike), sorted as the rules list them.
     fn legal_events(&self) -> Vec<Self::Event>;
     /// A text diagram of the position, for `d`.

@@ -29,7 +29,7 @@ use super::stats::{Sprt, Verdict};
 use crate::game::ChanceRules;
 use crate::variants::{self, ChanceJob, ChanceVariant};
 use record::DiceRecord;
-use referee::{DiceGameId, DiceReferee, Vocabulary};
+use referee::{DiceGameId, DiceReferee};
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Sender, channel};
@@ -51,7 +51,6 @@ struct Shared<G: ChanceRules> {
     names: Vec<String>,
     players: usize,
     seed: u64,
-    vocabulary: Vocabulary,
     referee: DiceReferee,
     total_games: u64,
     next_game: AtomicU64,
@@ -174,7 +173,6 @@ fn run_match<G: ChanceRules>(variant: ChanceVariant<G>, args: &MatchArgs) -> Res
         names: entrant_names,
         players,
         seed,
-        vocabulary: Vocabulary::of::<G>(players),
         referee: DiceReferee {
             margin: Duration::from_millis(args.timemargin),
             move_timeout: Duration::from_millis(args.move_timeout),
@@ -309,8 +307,7 @@ fn worker<G: ChanceRules>(shared: &Shared<G>, mut slot: Vec<Option<Engine>>, res
             rotation,
             dice_seed: schedule::stream_seed(shared.seed, stream),
         };
-        let record =
-            referee::play(shared.variant, seats, &shared.vocabulary, shared.referee, id, &shared.stop);
+        let record = referee::play(shared.variant, seats, shared.referee, id, &shared.stop);
         match record {
             Some(record) => {
                 if results.send(record).is_err() {

@@ -139,13 +139,15 @@ fn replay<G: ChanceRules>(record: &DiceRecord) -> Result<String, String> {
             Node::Over => return Err(at("the game was already over".to_string())),
             Node::Chance => {
                 let expected = dice.roll(&position);
-                let event = position.parse_event(token).map_err(at)?;
+                let event = position.parse_event(token).map_err(|e| at(e.to_string()))?;
                 if event != expected {
                     return Err(at(format!("the dice stream rolls {expected} here")));
                 }
                 position = position.play(event);
             }
-            Node::Decision => position = position.play(position.parse_event(token).map_err(at)?),
+            Node::Decision => {
+                position = position.play(position.parse_event(token).map_err(|e| at(e.to_string()))?)
+            }
         }
         if position.is_turn_start() {
             turns += 1;

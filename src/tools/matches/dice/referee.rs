@@ -24,15 +24,13 @@
 
 use super::record::{DiceRecord, result_text};
 use super::schedule::DiceStream;
-use crate::game::{ChanceRules, Node};
+use crate::game::{ChanceRules, MoveTextError, Node};
 use crate::tools::matches::clock::{Clock, TimeControl};
 use crate::tools::matches::engine::{Engine, Fault};
 use crate::tools::matches::game::{Player, prepare};
 use crate::tools::matches::record::Category;
 use crate::tools::matches::timing::MoveTiming;
 use crate::variants::ChanceVariant;
-use rustc_hash::FxHashSet;
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -63,54 +61,11 @@ pub struct DiceGameId {
     pub dice_seed: u64,
 }
 
-/// The texts of the game's events, to tell garbage (no event at all) from an illegal event.
-///
-/// [`ChanceRules::parse_event`] says only that a token is not legal here. An event token that
-/// is legal somewhere is an event of the notation, so the vocabulary is the texts of the legal
-/// events of every position within [`Vocabulary::DEPTH`] events of the start (at most
-/// [`Vocabulary::POSITIONS`] positions, breadth first): in Can't Stop that is every roll, `roll`,
-/// `stop` and every choice of one or two columns. A rejected token outside it is garbage.
-#[derive(Clone, Debug, Default)]
-pub struct Vocabulary(FxHashSet<String>);
-
-impl Vocabulary {
-    /// How many events deep the start is explored: enough for Can't Stop's single-column
-    /// choices, which need two markers placed and a second roll.
-    pub const DEPTH: usize = 5;
-    /// The most positions explored.
-    pub const POSITIONS: usize = 50_000;
-
-    /// The vocabulary of a game of `players` players.
-    pub fn of<G: ChanceRules>(players: usize) -> Vocabulary {
-        let mut words = FxHashSet::default();
-        let mut seen: FxHashSet<G> = FxHashSet::default();
-        let mut queue = VecDeque::from([(G::start(players), 0)]);
-        while let Some((position, depth)) = queue.pop_front() {
-            if !seen.insert(position) || seen.len() > Self::POSITIONS {
-                continue;
-            }
-            for event in position.legal_events() {
-                words.insert(event.to_string());
-                if depth + 1 < Self::DEPTH {
-                    queue.push_back((position.play(event), depth + 1));
-                }
-            }
-        }
-        Vocabulary(words)
-    }
-
-    /// Whether `token` is an event of the game's notation.
-    pub fn contains(&self, token: &str) -> bool {
-        self.0.contains(token)
-    }
-}
-
 /// Plays one game with `seats[s]` as player `s + 1`. Returns `None` if `stop` was set during
 /// the game (the match is over; the game does not count).
 pub fn play<G: ChanceRules>(
     variant: ChanceVariant<G>,
     mut seats: Vec<Player<'_>>,
-    vocabulary: &Vocabulary,
     referee: DiceReferee,
     id: DiceGameId,
     stop: &AtomicBool,
@@ -163,7 +118,7 @@ pub fn play<G: ChanceRules>(
                     return None;
                 }
                 let seat = position.to_move();
-                match decide(&mut seats[seat], &mut clocks, seat, &position, &record, vocabulary, referee) {
+                match decide(&mut seats[seat], &mut clocks, seat, &position, &record, referee) {
                     (Ok(event), timing) => {
                         record.timings.extend(timing.map(|t| (seat, t)));
                         event
@@ -207,7 +162,6 @@ fn decide<G: ChanceRules>(
     seat: usize,
     position: &G,
     record: &DiceRecord,
-    vocabulary: &Vocabulary,
     referee: DiceReferee,
 ) -> (Result<G::Event, Forfeit>, Option<MoveTiming>) {
     let clock = &clocks[seat];
@@ -253,8 +207,8 @@ fn decide<G: ChanceRules>(
         Err(_) if token == "(none)" => {
             Err((Category::IllegalMove, "'bestmove (none)' at a decision".to_string()))
         }
-        Err(e) if vocabulary.contains(token) => Err((Category::IllegalMove, e)),
-        Err(e) => Err((Category::Garbage, e)),
+        Err(e @ MoveTextError::Illegal { .. }) => Err((Category::IllegalMove, e.to_string())),
+        Err(e @ MoveTextError::Malformed { .. }) => Err((Category::Garbage, e.to_string())),
     };
     (verdict, timing)
 }
@@ -302,28 +256,4 @@ fn go_command(engine: &Engine, clocks: &[Clock], seat: usize) -> String {
         go.push_str(&format!(" nodes {n}"));
     }
     go
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::cantstop::Position;
-
-    #[test]
-    fn the_vocabulary_knows_every_event_of_the_notation() {
-        let words = Vocabulary::of::<Position>(2);
-        // By the contract: 126 sorted rolls, `roll`, `stop`, 11 single columns, 11 doubled
-        // (`7.7`) and 55 pairs of distinct columns: 205 tokens.
-        assert_eq!(words.0.len(), 126 + 2 + 11 + 11 + 55, "{:?}", {
-            let mut w: Vec<_> = words.0.iter().collect();
-            w.sort();
-            w
-        });
-        for token in ["r1111", "r3456", "roll", "stop", "2", "12", "7.7", "2.12", "6.10"] {
-            assert!(words.contains(token), "{token}");
-        }
-        for token in ["", "zz9", "r7777", "13", "1.2", "(none)", "bestmove"] {
-            assert!(!words.contains(token), "{token}");
-        }
-    }
 }
