@@ -169,3 +169,27 @@ fn properties_hold_in_random_games() {
     });
     assert!(busts > 100, "{busts} busts");
 }
+
+/// The contract's table of probabilities (positions/cantstop-nobust.tsv, copied from the rules
+/// contract): for every set of 1, 2 or 3 columns, the outcomes of 1296 in which some pairing
+/// makes a sum in the set, reproduced exactly by the engine's enumeration; for three columns
+/// also as the chance of not busting with the neutral markers there.
+#[test]
+fn the_contract_probability_table_is_reproduced_exactly() {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/positions/cantstop-nobust.tsv")).unwrap();
+    let mut lines = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#') && !l.starts_with("columns")) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let columns: Vec<u8> = fields[0].split('-').map(|c| c.parse().unwrap()).collect();
+        let outcomes: u32 = fields[1].parse().unwrap();
+        assert_eq!(odds::hit_outcomes(&columns), outcomes, "{line}");
+        assert_eq!(format!("{:.4}", odds::probability(outcomes)), fields[2], "{line}");
+        if let [a, b, c] = columns[..] {
+            let fen = format!("p2 00000000000/00000000000 {a}:1,{b}:1,{c}:1 1 s");
+            let pos = Position::parse_fen(&fen).unwrap();
+            assert_eq!(1296 - odds::bust_outcomes(&pos), outcomes, "{fen}");
+        }
+        lines += 1;
+    }
+    assert_eq!(lines, 11 + 55 + 165, "every set of one, two and three columns");
+}
