@@ -29,6 +29,7 @@
 //! The reader checks the form only; the GUI replays the events with the rules before it keeps
 //! them.
 
+use crate::tools::matches::record::{Movetext, movetext, parse_tag, write_tag};
 use std::fmt::Write as _;
 
 /// A dice game as its record holds it.
@@ -54,10 +55,7 @@ impl DiceRecord {
     /// The record as text.
     pub fn to_text(&self) -> String {
         let mut text = String::new();
-        let mut tag = |key: &str, value: &str| {
-            let escaped = value.replace('\\', "\\\\").replace('"', "\\\"");
-            let _ = writeln!(text, "[{key} \"{escaped}\"]");
-        };
+        let mut tag = |key: &str, value: &str| write_tag(&mut text, key, value);
         tag("Event", "steere gui");
         tag("Variant", &self.variant);
         tag("Players", &self.seats.len().to_string());
@@ -134,22 +132,15 @@ pub fn parse(text: &str) -> Result<DiceRecord, String> {
         }
         in_events = true;
         let mut first_on_line = true;
-        let mut rest = line;
-        loop {
-            rest = rest.trim_start();
-            if rest.is_empty() {
-                break;
-            }
-            if let Some(comment) = rest.strip_prefix('{') {
-                let end = comment.find('}').ok_or_else(|| at("unterminated comment"))?;
-                let last = record.events.last_mut().ok_or_else(|| at("a comment before any event"))?;
-                last.1 = Some(comment[..end].trim().to_string());
-                rest = &comment[end + 1..];
-                continue;
-            }
-            let end = rest.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(rest.len());
-            let token = &rest[..end];
-            rest = &rest[end..];
+        for piece in movetext(line) {
+            let token = match piece.map_err(|e| at(&e))? {
+                Movetext::Token(token) => token,
+                Movetext::Comment(comment) => {
+                    let last = record.events.last_mut().ok_or_else(|| at("a comment before any event"))?;
+                    last.1 = Some(comment.trim().to_string());
+                    continue;
+                }
+            };
             if is_result(token) {
                 record.result = token.to_string();
                 break 'lines;
@@ -185,24 +176,6 @@ pub fn parse(text: &str) -> Result<DiceRecord, String> {
         })
         .collect();
     Ok(record)
-}
-
-/// `[Key "Value"]` with `\"` and `\\` escapes.
-fn parse_tag(line: &str) -> Result<(String, String), String> {
-    let inner =
-        line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).ok_or("a tag must be [Key \"Value\"]")?;
-    let (key, value) = inner.split_once(' ').ok_or("a tag must be [Key \"Value\"]")?;
-    let quoted = value
-        .trim()
-        .strip_prefix('"')
-        .and_then(|v| v.strip_suffix('"'))
-        .ok_or("a tag value must be quoted")?;
-    let mut text = String::new();
-    let mut chars = quoted.chars();
-    while let Some(c) = chars.next() {
-        text.push(if c == '\\' { chars.next().unwrap_or('\\') } else { c });
-    }
-    Ok((key.to_string(), text))
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@
 
 use super::command::{Command, GoParams, Query, StartPosition};
 use super::options::Change;
-use super::{Common, Flow, Options, Session, hello_lines};
+use super::{Common, Flow, Session, hello_lines};
 use crate::chance::player::{SEARCH, decide};
 use crate::chance::{Iteration, Limits, MAX_DEPTH};
 use crate::game::{ChanceRules, Node};
@@ -78,12 +78,8 @@ impl<G: ChanceRules> Session for DiceSession<G> {
 impl<G: ChanceRules> DiceSession<G> {
     /// `setoption`: `Players` also sets the position to the start of that many players.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Flow {
-        let change = match Options::check(name, value) {
-            Ok(change) => change,
-            Err(message) => {
-                self.common.out.info_string(&format!("error: setoption: {message}"));
-                return Flow::Continue;
-            }
+        let Some(change) = self.common.check_option(name, value) else {
+            return Flow::Continue;
         };
         self.common.options.apply(change);
         match change {

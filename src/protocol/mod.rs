@@ -174,6 +174,19 @@ struct Common {
     dialect: Dialect,
 }
 
+impl Common {
+    /// Checks a `setoption` of any session; one that does not check is reported and ignored.
+    fn check_option(&self, name: &str, value: Option<&str>) -> Option<Change> {
+        match Options::check(name, value) {
+            Ok(change) => Some(change),
+            Err(message) => {
+                self.out.info_string(&format!("error: setoption: {message}"));
+                None
+            }
+        }
+    }
+}
+
 /// The engine of one variant: the common state, the position and the searcher.
 struct Engine<G: Rules> {
     common: Common,
@@ -281,12 +294,8 @@ impl<G: Rules> Engine<G> {
     /// `setoption`; a new `UCI_Variant` replaces the engine by one of that variant at its start
     /// position (the variant already played is no change: position and table stay).
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Flow {
-        let change = match Options::check(name, value) {
-            Ok(change) => change,
-            Err(message) => {
-                self.common.out.info_string(&format!("error: setoption: {message}"));
-                return Flow::Continue;
-            }
+        let Some(change) = self.common.check_option(name, value) else {
+            return Flow::Continue;
         };
         if change.needs_searcher() && !self.wait_idle("setoption") {
             return Flow::Continue;

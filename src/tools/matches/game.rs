@@ -2,8 +2,9 @@
 //!
 //! The runner never trusts an engine: before the game both get `ucinewgame`/`isready` (an
 //! engine that is missing or broken is restarted first); then, turn by turn, the side to move
-//! gets the whole game as `position fen OPENING moves ...` and a `go` with both clocks, and its
-//! `bestmove` is checked in this order:
+//! gets the whole game as `position fen OPENING moves ...` and a `go` with both clocks
+//! ([`super::ask`], shared with the dice referee, does steps 1 and 2), and its `bestmove` is
+//! checked in this order:
 //! 1. it arrived at all: an engine that dies is a **crash**; one that says nothing before its
 //!    clock (or fixed move time) plus the margin runs out loses by **time forfeit**, and one
 //!    limited only by depth or nodes that says nothing within `--move-timeout` by **timeout**;
@@ -20,15 +21,14 @@
 //! [`DrawCap`]: a draw after N plies in a row of reversible moves (in HexDame: no man moved and
 //! nothing was captured), and after M plies in all.
 
-use super::clock::{Clock, TimeControl};
+use super::ask::{Deadlines, ask};
+use super::clock::Clock;
 use super::engine::{Engine, Fault};
 use super::record::{Category, GameRecord, PlayedMove};
 use super::spec::EngineSpec;
-use super::timing::MoveTiming;
 use crate::game::{GameHistory, MoveTextError, Player as Side, Rules, rules};
 use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
 
 /// One side of a game: the engine process of a slot (started on demand) and its spec.
 pub struct Player<'a> {
@@ -43,10 +43,8 @@ pub struct Player<'a> {
 /// Settings that apply to every game.
 #[derive(Clone, Copy, Debug)]
 pub struct Referee {
-    /// Grace added to every clock and move time before a move loses on time.
-    pub margin: Duration,
-    /// The longest wait for a move when neither a clock nor a move time bounds it.
-    pub move_timeout: Duration,
+    /// How long a move may take.
+    pub deadlines: Deadlines,
     /// The runner's cap for endless games.
     pub cap: DrawCap,
 }
@@ -164,43 +162,14 @@ pub fn play<G: Rules>(
             return None;
         }
         let side = pos.to_move();
-        let clock = &clocks[side.index()];
-        let allowance = clock.allowance(referee.margin);
-        let allowed = clock.allowance(Duration::ZERO);
         let engine = players[side.index()].engine.as_mut().expect("prepared engines are present");
         let position = format!("position fen {}{moves_text}", record.fen);
-        let go = go_command(engine, &clocks, side);
-        let reply = engine.think(&position, &go, allowance.unwrap_or(referee.move_timeout));
-        let used = match &reply {
-            Ok(reply) => Some(reply.elapsed),
-            Err(Fault::NoAnswer { waited, .. }) => Some(*waited),
-            Err(Fault::Crash(_)) => None,
-        };
-        if let (Some(used), Some(allowed)) = (used, allowed) {
-            record.timings.push((side, MoveTiming { used, allowed }));
-        }
+        let (reply, timing) = ask(engine, &mut clocks, side.index(), &position, referee.deadlines, "move");
+        record.timings.extend(timing.map(|t| (side, t)));
         let reply = match reply {
             Ok(reply) => reply,
-            Err(Fault::Crash(detail)) => return finish(record, side, Category::Crash, detail),
-            Err(Fault::NoAnswer { waited, .. }) => {
-                let (category, what) = match allowance {
-                    Some(_) => (Category::TimeForfeit, "the time allowed plus the margin"),
-                    None => (Category::Timeout, "the move timeout"),
-                };
-                let detail = format!("no move after {:.3} s ({what})", waited.as_secs_f64());
-                return finish(record, side, category, detail);
-            }
+            Err((category, detail)) => return finish(record, side, category, detail),
         };
-        if let Err(over) = clocks[side.index()].charge(reply.elapsed, referee.margin) {
-            let detail = format!(
-                "'{}' took {:.3} s; allowed {:.3} s + margin {:.3} s",
-                reply.bestmove,
-                over.used.as_secs_f64(),
-                over.allowed.as_secs_f64(),
-                referee.margin.as_secs_f64()
-            );
-            return finish(record, side, Category::TimeForfeit, detail);
-        }
         let mv = match pos.parse_move_text(&reply.bestmove) {
             Ok(mv) => mv,
             Err(_) if reply.bestmove == "(none)" => {
@@ -257,39 +226,4 @@ pub(super) fn prepare(player: &mut Player<'_>) -> Result<(), (Category, String)>
             (Category::Timeout, format!("no '{awaited}' to 'isready' within {:.1} s", waited.as_secs_f64()))
         }
     })
-}
-
-/// The `go` line for the side to move: both clocks when the mover has one (an opponent
-/// without a clock is shown the mover's own), then the fixed limits.
-fn go_command(engine: &Engine, clocks: &[Clock; 2], side: Side) -> String {
-    let mut go = String::from("go");
-    let own = &clocks[side.index()];
-    if let Some(own_time) = own.remaining() {
-        let [wtime, btime, winc, binc] = engine.clock_words();
-        let time = |c: &Clock| c.remaining().unwrap_or(own_time);
-        let inc =
-            |c: &Clock| if c.remaining().is_some() { c.control().increment } else { own.control().increment };
-        let (white, black) = (&clocks[0], &clocks[1]);
-        go.push_str(&format!(
-            " {wtime} {} {btime} {} {winc} {} {binc} {}",
-            time(white).as_millis(),
-            time(black).as_millis(),
-            inc(white).as_millis(),
-            inc(black).as_millis()
-        ));
-        if let Some(n) = own.moves_to_go() {
-            go.push_str(&format!(" movestogo {n}"));
-        }
-    }
-    let TimeControl { movetime, depth, nodes, .. } = own.control();
-    if let Some(t) = movetime {
-        go.push_str(&format!(" movetime {}", t.as_millis()));
-    }
-    if let Some(d) = depth {
-        go.push_str(&format!(" depth {d}"));
-    }
-    if let Some(n) = nodes {
-        go.push_str(&format!(" nodes {n}"));
-    }
-    go
 }

@@ -5,10 +5,13 @@
 //! - [`engine`]: one engine process over pipes, with a reader thread so that every wait has a
 //!   deadline;
 //! - [`clock`]: time controls and the clocks the runner keeps (loss on time past a margin);
+//! - [`ask`]: one move asked of an engine under its clock, and the faults before its text is
+//!   read (for the board and the dice referee);
 //! - [`game`]: one game, every move validated by the rules of the match's variant
 //!   ([`crate::game::Rules::parse_move_text`]);
 //! - [`record`]: the PGN-like game record, written and read back;
-//! - [`stats`]: Elo, LOS and the pentanomial SPRT; [`report`]: tally, progress, table, JSON.
+//! - [`stats`]: Elo, LOS and the pentanomial SPRT; [`report`]: tally, progress, table, JSON;
+//! - [`driver`]: the loop of game slots and main thread below, for board and dice games.
 //!
 //! **Scheduling.** The match is a list of games numbered from 0: game `2k` and `2k + 1` form
 //! pair `k`, played from opening `k mod B` of the book (in file order, or shuffled by `--seed`),
@@ -21,10 +24,12 @@
 //!
 //! Dice games (`steere::variants::is_dice_game`) go to [`dice`] instead: 2 to 4 players,
 //! duplicate play on seeded dice streams, the rules of [`crate::game::ChanceRules`] as referee.
-//! It shares this module's arguments, engine processes, specs, clocks and statistics.
+//! It shares this module's arguments, driver, engine processes, specs, clocks and statistics.
 
+pub mod ask;
 pub mod clock;
 pub mod dice;
+pub mod driver;
 pub mod engine;
 pub mod game;
 pub mod record;
@@ -37,17 +42,16 @@ use crate::game::Rules;
 use crate::tools::book;
 use crate::tools::rng::SplitMix64;
 use crate::variants::{self, Job, Variant};
+use ask::Deadlines;
+use driver::Driver;
 use engine::Engine;
 use game::{DrawCap, GameId, Player, Referee};
 use record::GameRecord;
-use report::{SprtState, Tally};
+use report::Tally;
 use spec::EngineSpec;
-use stats::{Sprt, Verdict};
-use std::io::{IsTerminal, Write};
+use stats::Sprt;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::channel;
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
 
 /// The most pairs a match with `--sprt` and no `--games`/`--rounds` plays before giving up.
 pub const MAX_SPRT_PAIRS: u64 = 1_000_000;
@@ -183,9 +187,6 @@ struct Shared<G: Rules> {
     names: [String; 2],
     openings: Vec<G>,
     referee: Referee,
-    total_games: u64,
-    next_game: AtomicU64,
-    stop: AtomicBool,
 }
 
 /// Runs a match; progress goes to stderr, the summary to stdout.
@@ -256,16 +257,7 @@ fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), Stri
         (None, None) if sprt.is_some() => MAX_SPRT_PAIRS,
         (None, None) => openings.len() as u64,
     };
-    let mut record_file = match &args.pgn {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("--pgn {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
+    let driver = Driver::new(args, sprt)?;
 
     // Start every engine once before the first game, so that a bad command, a failing
     // handshake or an unknown option stops the match at once with a clear message.
@@ -282,73 +274,16 @@ fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), Stri
         specs,
         names: names.clone(),
         openings,
-        referee: Referee {
-            margin: Duration::from_millis(args.timemargin),
-            move_timeout: Duration::from_millis(args.move_timeout),
-            cap: draw_cap::<G>(args),
-        },
-        total_games: pairs.saturating_mul(2),
-        next_game: AtomicU64::new(0),
-        stop: AtomicBool::new(false),
+        referee: Referee { deadlines: Deadlines::of(args), cap: draw_cap::<G>(args) },
     };
-
-    // An SPRT without --rounds or --games has no planned length worth showing.
-    let planned =
-        (args.rounds.is_some() || args.games.is_some() || sprt.is_none()).then_some(shared.total_games);
-    let start = Instant::now();
-    let mut tally = Tally::new(names);
-    let mut sprt_state = sprt.map(|s| SprtState { sprt: s, llr: 0.0, verdict: Verdict::Continue });
-    let terminal = std::io::stderr().is_terminal();
-    let mut write_error = None;
-    std::thread::scope(|scope| {
-        let (sender, results) = channel::<GameRecord>();
-        for slot in engines {
-            let sender = sender.clone();
-            let shared = &shared;
-            scope.spawn(move || worker(shared, slot, &sender));
-        }
-        drop(sender);
-        for record in results {
-            if shared.stop.load(Ordering::Relaxed) {
-                continue; // finished after the verdict: not counted
-            }
-            if let Some(file) = record_file.as_mut()
-                && let Err(e) = file.write_all(record.to_text().as_bytes()).and_then(|()| file.flush())
-            {
-                write_error = Some(format!("--pgn: {e}"));
-                shared.stop.store(true, Ordering::Relaxed);
-                continue;
-            }
-            let pair_done = tally.add(&record);
-            if pair_done && let Some(state) = sprt_state.as_mut() {
-                state.llr = state.sprt.llr(&tally.penta);
-                state.verdict = state.sprt.verdict(state.llr);
-                if state.verdict != Verdict::Continue {
-                    shared.stop.store(true, Ordering::Relaxed);
-                }
-            }
-            let line = report::progress_line(&tally, planned, sprt_state.as_ref());
-            if terminal {
-                eprint!("\r{line}\x1b[K");
-            } else if args.progress > 0 && tally.games.is_multiple_of(args.progress) {
-                eprintln!("{line}");
-            }
-        }
-    });
-    if terminal {
-        eprintln!();
-    }
-    if let Some(e) = write_error {
-        return Err(e);
-    }
-    let note = match sprt_state.map(|s| s.verdict) {
-        Some(Verdict::H0 | Verdict::H1) => " (stopped by the SPRT)",
-        _ => "",
-    };
+    let play =
+        |slot: &mut [Option<Engine>; 2], index: u64, stop: &AtomicBool| play_game(&shared, slot, index, stop);
+    let end = driver.run(pairs.saturating_mul(2), engines, Tally::new(names), play)?;
+    let (tally, sprt) = (&end.tally, end.sprt.as_ref());
     if args.json {
-        crate::outln!("{}", report::json(&tally, sprt_state.as_ref(), start.elapsed()));
+        crate::outln!("{}", report::json(tally, sprt, end.elapsed));
     } else {
-        crate::out!("{}", report::table(&tally, sprt_state.as_ref(), start.elapsed(), note));
+        crate::out!("{}", report::table(tally, sprt, end.elapsed, end.stop_note()));
     }
     Ok(())
 }
@@ -381,44 +316,28 @@ fn engine_names(specs: &[EngineSpec; 2], first_slot: &[Option<Engine>; 2]) -> [S
     names
 }
 
-/// A game slot: plays games taken from the shared counter until the match is over.
-fn worker<G: Rules>(
+/// Plays game `index` of the match (from 0) in a game slot; `None` when the match stopped.
+fn play_game<G: Rules>(
     shared: &Shared<G>,
-    mut slot: [Option<Engine>; 2],
-    results: &std::sync::mpsc::Sender<GameRecord>,
-) {
-    loop {
-        if shared.stop.load(Ordering::Relaxed) {
-            return;
-        }
-        let index = shared.next_game.fetch_add(1, Ordering::Relaxed);
-        if index >= shared.total_games {
-            return;
-        }
-        let pair = index / 2;
-        let opening = &shared.openings[(pair % shared.openings.len() as u64) as usize];
-        let game_in_pair = (index % 2) as u32 + 1;
-        // Engine 1 is White in the first game of a pair, Black in the second.
-        let (white, black) = if game_in_pair == 1 { (0, 1) } else { (1, 0) };
-        let [first, second] = &mut slot;
-        let (white_engine, black_engine) = if white == 0 { (first, second) } else { (second, first) };
-        let id = GameId { number: index + 1, pair: pair + 1, game_in_pair };
-        let record = game::play(
-            shared.variant,
-            Player { engine: white_engine, spec: &shared.specs[white], name: &shared.names[white] },
-            Player { engine: black_engine, spec: &shared.specs[black], name: &shared.names[black] },
-            opening,
-            shared.referee,
-            id,
-            &shared.stop,
-        );
-        match record {
-            Some(record) => {
-                if results.send(record).is_err() {
-                    return;
-                }
-            }
-            None => return,
-        }
-    }
+    slot: &mut [Option<Engine>; 2],
+    index: u64,
+    stop: &AtomicBool,
+) -> Option<GameRecord> {
+    let pair = index / 2;
+    let opening = &shared.openings[(pair % shared.openings.len() as u64) as usize];
+    let game_in_pair = (index % 2) as u32 + 1;
+    // Engine 1 is White in the first game of a pair, Black in the second.
+    let (white, black) = if game_in_pair == 1 { (0, 1) } else { (1, 0) };
+    let [first, second] = slot;
+    let (white_engine, black_engine) = if white == 0 { (first, second) } else { (second, first) };
+    let id = GameId { number: index + 1, pair: pair + 1, game_in_pair };
+    game::play(
+        shared.variant,
+        Player { engine: white_engine, spec: &shared.specs[white], name: &shared.names[white] },
+        Player { engine: black_engine, spec: &shared.specs[black], name: &shared.names[black] },
+        opening,
+        shared.referee,
+        id,
+        stop,
+    )
 }

@@ -188,7 +188,7 @@ impl GameRecord {
             ("Reason", format!("{}: {}", self.category.label(), self.detail)),
         ];
         for (key, value) in tags {
-            let _ = writeln!(out, "[{key} \"{}\"]", value.replace('\\', "\\\\").replace('"', "\\\""));
+            write_tag(&mut out, key, &value);
         }
         out.push('\n');
         let black_first = self.first_to_move == Player::P2;
@@ -349,26 +349,19 @@ pub fn parse_records(text: &str) -> Result<Vec<ParsedGame>, String> {
             continue;
         }
         in_moves = true;
-        let mut rest = line;
-        loop {
-            rest = rest.trim_start();
-            if rest.is_empty() {
-                break;
-            }
-            if let Some(comment) = rest.strip_prefix('{') {
-                let end = comment.find('}').ok_or_else(|| at("unterminated comment".to_string()))?;
-                if let Some(last) = game.times.last_mut() {
-                    *last = comment[..end].split_whitespace().next().and_then(parse_time);
+        for piece in movetext(line) {
+            let token = match piece.map_err(at)? {
+                Movetext::Token(token) => token,
+                Movetext::Comment(comment) => {
+                    if let Some(last) = game.times.last_mut() {
+                        *last = comment.split_whitespace().next().and_then(parse_time);
+                    }
+                    if let Some(last) = game.comments.last_mut() {
+                        *last = Some(comment.to_string());
+                    }
+                    continue;
                 }
-                if let Some(last) = game.comments.last_mut() {
-                    *last = Some(comment[..end].to_string());
-                }
-                rest = &comment[end + 1..];
-                continue;
-            }
-            let end = rest.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(rest.len());
-            let token = &rest[..end];
-            rest = &rest[end..];
+            };
             if matches!(token, "1-0" | "0-1" | "1/2-1/2" | "*") {
                 game.result = token.to_string();
                 games.push(std::mem::take(&mut game));
@@ -386,8 +379,48 @@ pub fn parse_records(text: &str) -> Result<Vec<ParsedGame>, String> {
     Ok(games)
 }
 
-/// `[Key "Value"]` with `\"` and `\\` escapes.
-fn parse_tag(line: &str) -> Result<(String, String), String> {
+/// A piece of a movetext line: a token (a move, an event, a move number, a result), or a
+/// comment without its braces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Movetext<'a> {
+    /// Text up to the next space or `{`.
+    Token(&'a str),
+    /// The text between `{` and `}`.
+    Comment(&'a str),
+}
+
+/// The pieces of one movetext line in order (the movetext of every record, match or GUI); an
+/// unterminated comment is an error, and the last piece.
+pub fn movetext(line: &str) -> impl Iterator<Item = Result<Movetext<'_>, String>> {
+    let mut rest = line;
+    std::iter::from_fn(move || {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return None;
+        }
+        if let Some(comment) = rest.strip_prefix('{') {
+            let Some(end) = comment.find('}') else {
+                rest = "";
+                return Some(Err("unterminated comment".to_string()));
+            };
+            rest = &comment[end + 1..];
+            return Some(Ok(Movetext::Comment(&comment[..end])));
+        }
+        let end = rest.find(|c: char| c.is_whitespace() || c == '{').unwrap_or(rest.len());
+        let (token, after) = rest.split_at(end);
+        rest = after;
+        Some(Ok(Movetext::Token(token)))
+    })
+}
+
+/// Writes the tag line `[Key "Value"]`, escaping a quote and a backslash in the value as `\"` and
+/// `\\` (the tag lines of every record, match or GUI).
+pub fn write_tag(out: &mut String, key: &str, value: &str) {
+    let _ = writeln!(out, "[{key} \"{}\"]", value.replace('\\', "\\\\").replace('"', "\\\""));
+}
+
+/// Reads a tag line `[Key "Value"]` with `\"` and `\\` escapes (as [`write_tag`] writes it).
+pub fn parse_tag(line: &str) -> Result<(String, String), String> {
     let inner =
         line.strip_prefix('[').and_then(|l| l.strip_suffix(']')).ok_or("a tag must be [Key \"Value\"]")?;
     let (key, value) = inner.split_once(' ').ok_or("a tag must be [Key \"Value\"]")?;

@@ -6,6 +6,7 @@
 //! (see [`super::stats`]). The JSON is written by hand: one flat object does not justify a
 //! serialisation crate.
 
+use super::driver::MatchTally;
 use super::record::{Category, GameRecord};
 use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict, elo_estimate, pair_index};
 use super::timing::Lateness;
@@ -127,6 +128,30 @@ impl Tally {
     }
 }
 
+impl MatchTally for Tally {
+    type Record = GameRecord;
+
+    fn record_text(record: &GameRecord) -> String {
+        record.to_text()
+    }
+
+    fn add(&mut self, record: &GameRecord) -> bool {
+        Tally::add(self, record)
+    }
+
+    fn games(&self) -> u64 {
+        self.games
+    }
+
+    fn penta(&self) -> &Pentanomial {
+        &self.penta
+    }
+
+    fn progress_line(&self, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String {
+        progress_line(self, planned_games, sprt)
+    }
+}
+
 /// The SPRT's state for reports.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtState {
@@ -147,10 +172,7 @@ pub(super) fn signed(x: f64) -> String {
 /// The live progress line: games (of `planned_games`, if the match has a fixed length),
 /// engine 1's score, Elo and LLR.
 pub fn progress_line(tally: &Tally, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String {
-    let mut line = format!("games {}", tally.games);
-    if let Some(planned) = planned_games {
-        let _ = write!(line, "/{planned}");
-    }
+    let mut line = progress_games(tally.games, planned_games);
     let score = tally.score_percent(0);
     if tally.draws == 0 {
         let _ = write!(line, "  {} {}-{} ({score:.1}%)", tally.names[0], tally.wins[0], tally.wins[1]);
@@ -158,14 +180,28 @@ pub fn progress_line(tally: &Tally, planned_games: Option<u64>, sprt: Option<&Sp
         let (w, d, l) = (tally.wins[0], tally.draws, tally.wins[1]);
         let _ = write!(line, "  {} +{w} ={d} -{l} ({score:.1}%)", tally.names[0]);
     }
-    if let Some(e) = elo_estimate(&tally.penta) {
+    progress_tests(&mut line, elo_estimate(&tally.penta), sprt);
+    line
+}
+
+/// The start of a progress line: `games N`, or `games N/PLANNED` for a match of fixed length.
+pub(super) fn progress_games(games: u64, planned_games: Option<u64>) -> String {
+    let mut line = format!("games {games}");
+    if let Some(planned) = planned_games {
+        let _ = write!(line, "/{planned}");
+    }
+    line
+}
+
+/// The end of a progress line: the Elo estimate, if any, and the SPRT's LLR with its bounds.
+pub(super) fn progress_tests(line: &mut String, elo: Option<EloEstimate>, sprt: Option<&SprtState>) {
+    if let Some(e) = elo {
         let _ = write!(line, "  elo {} +- {:.1}", signed(e.elo), e.error95);
     }
     if let Some(s) = sprt {
         let (lower, upper) = s.sprt.bounds();
         let _ = write!(line, "  llr {:.2} ({lower:.2}, {upper:.2})", s.llr);
     }
-    line
 }
 
 /// The final table, for people.
@@ -216,36 +252,61 @@ pub fn table(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration, stop_no
             Category::DRAWS.iter().zip(tally.draws_by).map(|(c, n)| format!("{} {n}", c.label())).collect();
         let _ = writeln!(out, "Draws: {}", reasons.join(", "));
     }
-    match elo_estimate(&tally.penta) {
+    elo_line(&mut out, [&tally.names[0], &tally.names[1]], &tally.penta, "pair");
+    let _ = writeln!(out, "Pairs for {} [LL, LD, LW+DD, WD, WW]: {:?}", tally.names[0], tally.penta);
+    for e in 0..2 {
+        let _ = writeln!(
+            out,
+            "Losses of {}: {}",
+            tally.names[e],
+            reason_list(&Category::ALL, &tally.losses_by[e])
+        );
+    }
+    timing_lines(&mut out, &tally.names, &tally.lateness, "moves");
+    if let Some(s) = sprt {
+        sprt_line(&mut out, &tally.names[0], s);
+    }
+    out
+}
+
+/// The Elo line of a table: engine 1 minus engine 2 from the completed units (`pair`, `dice
+/// stream`) of `penta`, or that there is none yet.
+pub(super) fn elo_line(out: &mut String, names: [&str; 2], penta: &Pentanomial, unit: &str) {
+    match elo_estimate(penta) {
         Some(EloEstimate { elo, error95, los, .. }) => {
             let _ = writeln!(
                 out,
                 "Elo difference ({} - {}): {} +- {error95:.1} (95%), LOS {:.1}%",
-                tally.names[0],
-                tally.names[1],
+                names[0],
+                names[1],
                 signed(elo),
                 100.0 * los
             );
         }
-        None => out.push_str("Elo difference: no complete pair yet.\n"),
+        None => {
+            let _ = writeln!(out, "Elo difference: no complete {unit} yet.");
+        }
     }
-    let _ = writeln!(out, "Pairs for {} [LL, LD, LW+DD, WD, WW]: {:?}", tally.names[0], tally.penta);
-    for e in 0..2 {
-        let reasons: Vec<String> = Category::ALL
-            .iter()
-            .zip(tally.losses_by[e])
-            .filter(|&(_, n)| n > 0)
-            .map(|(c, n)| format!("{} {n}", c.label()))
-            .collect();
-        let list = if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") };
-        let _ = writeln!(out, "Losses of {}: {list}", tally.names[e]);
-    }
-    for e in 0..2 {
-        if let Some(l) = tally.lateness[e].summary() {
+}
+
+/// The reasons with a count, `illegal move 2, crash 1`, or `none`.
+pub(super) fn reason_list(reasons: &[Category], counts: &[u64]) -> String {
+    let listed: Vec<String> = reasons
+        .iter()
+        .zip(counts)
+        .filter(|&(_, &n)| n > 0)
+        .map(|(c, n)| format!("{} {n}", c.label()))
+        .collect();
+    if listed.is_empty() { "none".to_string() } else { listed.join(", ") }
+}
+
+/// A table's timing line for each engine with timed `moves` (or `decisions`).
+pub(super) fn timing_lines(out: &mut String, names: &[String], lateness: &[Lateness], moves: &str) {
+    for (name, lateness) in names.iter().zip(lateness) {
+        if let Some(l) = lateness.summary() {
             let _ = writeln!(
                 out,
-                "Timing of {}: {} timed moves, answer - allowed: p50 {} ms, p99 {} ms, max {} ms",
-                tally.names[e],
+                "Timing of {name}: {} timed {moves}, answer - allowed: p50 {} ms, p99 {} ms, max {} ms",
                 l.moves,
                 signed(l.p50),
                 signed(l.p99),
@@ -253,22 +314,21 @@ pub fn table(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration, stop_no
             );
         }
     }
-    if let Some(s) = sprt {
-        let (lower, upper) = s.sprt.bounds();
-        let verdict = match s.verdict {
-            Verdict::H1 => {
-                format!("H1 accepted: {} is stronger (by about {} Elo or more)", tally.names[0], s.sprt.elo1)
-            }
-            Verdict::H0 => format!("H0 accepted: {} is not {} Elo stronger", tally.names[0], s.sprt.elo1),
-            Verdict::Continue => "no verdict yet".to_string(),
-        };
-        let _ = writeln!(
-            out,
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {lower:.2}, {upper:.2}): {verdict}",
-            s.sprt.elo0, s.sprt.elo1, s.sprt.alpha, s.sprt.beta, s.llr
-        );
-    }
-    out
+}
+
+/// A table's SPRT line: the test, its LLR and bounds, and its verdict on `engine1`.
+pub(super) fn sprt_line(out: &mut String, engine1: &str, s: &SprtState) {
+    let (lower, upper) = s.sprt.bounds();
+    let verdict = match s.verdict {
+        Verdict::H1 => format!("H1 accepted: {engine1} is stronger (by about {} Elo or more)", s.sprt.elo1),
+        Verdict::H0 => format!("H0 accepted: {engine1} is not {} Elo stronger", s.sprt.elo1),
+        Verdict::Continue => "no verdict yet".to_string(),
+    };
+    let _ = writeln!(
+        out,
+        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {lower:.2}, {upper:.2}): {verdict}",
+        s.sprt.elo0, s.sprt.elo1, s.sprt.alpha, s.sprt.beta, s.llr
+    );
 }
 
 /// A JSON string literal.
@@ -298,27 +358,12 @@ pub(super) fn json_number(x: f64) -> String {
 pub fn json(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration) -> String {
     let mut engines = Vec::new();
     for e in 0..2 {
-        let reasons: Vec<String> = Category::ALL
-            .iter()
-            .zip(tally.losses_by[e])
-            .map(|(c, n)| format!("{}:{n}", json_string(c.label())))
-            .collect();
         let side = |c: usize| {
             let (games, wins, draws) = (tally.games_as[e][c], tally.wins_as[e][c], tally.draws_as[e][c]);
             format!("{{\"games\":{games},\"wins\":{wins},\"draws\":{draws}}}")
         };
-        let timing = match tally.lateness[e].summary() {
-            Some(l) => format!(
-                "{{\"moves\":{},\"p50_ms\":{},\"p99_ms\":{},\"max_ms\":{}}}",
-                l.moves,
-                json_number(l.p50),
-                json_number(l.p99),
-                json_number(l.max)
-            ),
-            None => "null".to_string(),
-        };
         engines.push(format!(
-            "{{\"name\":{},\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"as_white\":{},\"as_black\":{},\"losses_by_reason\":{{{}}},\"lateness\":{timing}}}",
+            "{{\"name\":{},\"games\":{},\"wins\":{},\"draws\":{},\"losses\":{},\"as_white\":{},\"as_black\":{},\"losses_by_reason\":{{{}}},\"lateness\":{}}}",
             json_string(&tally.names[e]),
             tally.games,
             tally.wins[e],
@@ -326,11 +371,51 @@ pub fn json(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration) -> Strin
             tally.losses(e),
             side(0),
             side(1),
-            reasons.join(",")
+            reasons_json(&Category::ALL, &tally.losses_by[e]),
+            lateness_json(&tally.lateness[e])
         ));
     }
     let [white, black] = tally.color_wins();
-    let elo = match elo_estimate(&tally.penta) {
+    let elo = elo_json(elo_estimate(&tally.penta));
+    let sprt = sprt_json(sprt);
+    let penta: Vec<String> = tally.penta.iter().map(u64::to_string).collect();
+    format!(
+        "{{\"engines\":[{}],\"games\":{},\"draws\":{},\"draws_by_reason\":{{{}}},\"pairs\":{},\"pentanomial\":[{}],\"white_wins\":{white},\"black_wins\":{black},\"plies\":{},\"elo\":{elo},\"sprt\":{sprt},\"elapsed_s\":{}}}",
+        engines.join(","),
+        tally.games,
+        tally.draws,
+        reasons_json(&Category::DRAWS, &tally.draws_by),
+        tally.pairs(),
+        penta.join(","),
+        tally.plies,
+        json_number(elapsed.as_secs_f64())
+    )
+}
+
+/// Counts by reason as the members of a JSON object: `"illegal move":2,"crash":0`.
+pub(super) fn reasons_json(reasons: &[Category], counts: &[u64]) -> String {
+    let members: Vec<String> =
+        reasons.iter().zip(counts).map(|(c, n)| format!("{}:{n}", json_string(c.label()))).collect();
+    members.join(",")
+}
+
+/// An engine's lateness as JSON (`null` without timed moves).
+pub(super) fn lateness_json(lateness: &Lateness) -> String {
+    match lateness.summary() {
+        Some(l) => format!(
+            "{{\"moves\":{},\"p50_ms\":{},\"p99_ms\":{},\"max_ms\":{}}}",
+            l.moves,
+            json_number(l.p50),
+            json_number(l.p99),
+            json_number(l.max)
+        ),
+        None => "null".to_string(),
+    }
+}
+
+/// The Elo estimate as JSON (`null` without one).
+pub(super) fn elo_json(estimate: Option<EloEstimate>) -> String {
+    match estimate {
         Some(e) => format!(
             "{{\"elo\":{},\"error95\":{},\"los\":{},\"score\":{}}}",
             json_number(e.elo),
@@ -339,43 +424,28 @@ pub fn json(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration) -> Strin
             json_number(e.score)
         ),
         None => "null".to_string(),
+    }
+}
+
+/// The SPRT's state as JSON (`null` without a test).
+pub(super) fn sprt_json(sprt: Option<&SprtState>) -> String {
+    let Some(s) = sprt else {
+        return "null".to_string();
     };
-    let sprt = match sprt {
-        Some(s) => {
-            let (lower, upper) = s.sprt.bounds();
-            let verdict = match s.verdict {
-                Verdict::H0 => "H0",
-                Verdict::H1 => "H1",
-                Verdict::Continue => "continue",
-            };
-            format!(
-                "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{},\"lower\":{},\"upper\":{},\"verdict\":\"{verdict}\"}}",
-                json_number(s.sprt.elo0),
-                json_number(s.sprt.elo1),
-                json_number(s.sprt.alpha),
-                json_number(s.sprt.beta),
-                json_number(s.llr),
-                json_number(lower),
-                json_number(upper)
-            )
-        }
-        None => "null".to_string(),
+    let (lower, upper) = s.sprt.bounds();
+    let verdict = match s.verdict {
+        Verdict::H0 => "H0",
+        Verdict::H1 => "H1",
+        Verdict::Continue => "continue",
     };
-    let penta: Vec<String> = tally.penta.iter().map(u64::to_string).collect();
-    let draws_by: Vec<String> = Category::DRAWS
-        .iter()
-        .zip(tally.draws_by)
-        .map(|(c, n)| format!("{}:{n}", json_string(c.label())))
-        .collect();
     format!(
-        "{{\"engines\":[{}],\"games\":{},\"draws\":{},\"draws_by_reason\":{{{}}},\"pairs\":{},\"pentanomial\":[{}],\"white_wins\":{white},\"black_wins\":{black},\"plies\":{},\"elo\":{elo},\"sprt\":{sprt},\"elapsed_s\":{}}}",
-        engines.join(","),
-        tally.games,
-        tally.draws,
-        draws_by.join(","),
-        tally.pairs(),
-        penta.join(","),
-        tally.plies,
-        json_number(elapsed.as_secs_f64())
+        "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{},\"lower\":{},\"upper\":{},\"verdict\":\"{verdict}\"}}",
+        json_number(s.sprt.elo0),
+        json_number(s.sprt.elo1),
+        json_number(s.sprt.alpha),
+        json_number(s.sprt.beta),
+        json_number(s.llr),
+        json_number(lower),
+        json_number(upper)
     )
 }

@@ -3,9 +3,10 @@
 //!
 //! The rooms: [`schedule`] who sits where and which dice fall (streams, rotations);
 //! [`referee`] one game; [`record`] the JSON-lines game record and its replay; [`tally`] and
-//! [`report`] the counts, the table and the JSON. Engine processes, specs, clocks, timing and
-//! the Elo/SPRT statistics are the board runner's ([`super::engine`], [`super::spec`],
-//! [`super::clock`], [`super::timing`], [`super::stats`]).
+//! [`report`] the counts, the table and the JSON. The loop of game slots and main thread,
+//! engine processes, specs, clocks, timing and the Elo/SPRT statistics are the board runner's
+//! ([`super::driver`], [`super::engine`], [`super::spec`], [`super::clock`], [`super::timing`],
+//! [`super::stats`]).
 //!
 //! **Scheduling** is the board runner's with streams for opening pairs: games are numbered
 //! from 0, game `g` is dice stream `g / N` in seat rotation `g % N` ([`schedule`]).
@@ -21,19 +22,17 @@ pub mod schedule;
 pub mod tally;
 
 use super::MatchArgs;
+use super::ask::Deadlines;
+use super::driver::Driver;
 use super::engine::Engine;
 use super::game::Player;
-use super::report::SprtState;
 use super::spec::EngineSpec;
-use super::stats::{Sprt, Verdict};
+use super::stats::Sprt;
 use crate::game::ChanceRules;
 use crate::variants::{self, ChanceJob, ChanceVariant};
 use record::DiceRecord;
 use referee::{DiceGameId, DiceReferee};
-use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::mpsc::{Sender, channel};
-use std::time::{Duration, Instant};
+use std::sync::atomic::AtomicBool;
 use tally::DiceTally;
 
 /// The turn limit when `--max-turns` is not given: far beyond a real game (two players of the
@@ -52,9 +51,6 @@ struct Shared<G: ChanceRules> {
     players: usize,
     seed: u64,
     referee: DiceReferee,
-    total_games: u64,
-    next_game: AtomicU64,
-    stop: AtomicBool,
 }
 
 /// Runs a dice-game match; progress goes to stderr, the summary to stdout.
@@ -141,16 +137,7 @@ fn run_match<G: ChanceRules>(variant: ChanceVariant<G>, args: &MatchArgs) -> Res
         (None, None) if sprt.is_some() => super::MAX_SPRT_PAIRS,
         (None, None) => DEFAULT_STREAMS,
     };
-    let mut record_file = match &args.pgn {
-        Some(path) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| format!("--pgn {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
+    let driver = Driver::new(args, sprt)?;
 
     // Start every process once before the first game, so that a bad command, a failing
     // handshake or an unknown option stops the match at once with a clear message.
@@ -174,72 +161,20 @@ fn run_match<G: ChanceRules>(variant: ChanceVariant<G>, args: &MatchArgs) -> Res
         players,
         seed,
         referee: DiceReferee {
-            margin: Duration::from_millis(args.timemargin),
-            move_timeout: Duration::from_millis(args.move_timeout),
+            deadlines: Deadlines::of(args),
             max_turns: args.dice.max_turns.unwrap_or(DEFAULT_MAX_TURNS),
         },
-        total_games: streams.saturating_mul(players as u64),
-        next_game: AtomicU64::new(0),
-        stop: AtomicBool::new(false),
     };
-
-    let planned =
-        (args.rounds.is_some() || args.games.is_some() || sprt.is_none()).then_some(shared.total_games);
-    let start = Instant::now();
-    let mut tally = DiceTally::new(engine_names, players);
-    let mut sprt_state = sprt.map(|s| SprtState { sprt: s, llr: 0.0, verdict: Verdict::Continue });
-    let terminal = std::io::stderr().is_terminal();
-    let mut write_error = None;
-    std::thread::scope(|scope| {
-        let (sender, results) = channel::<DiceRecord>();
-        for slot in slots {
-            let sender = sender.clone();
-            let shared = &shared;
-            scope.spawn(move || worker(shared, slot, &sender));
-        }
-        drop(sender);
-        for record in results {
-            if shared.stop.load(Ordering::Relaxed) {
-                continue; // finished after the verdict: not counted
-            }
-            if let Some(file) = record_file.as_mut()
-                && let Err(e) = file.write_all(record.to_line().as_bytes()).and_then(|()| file.flush())
-            {
-                write_error = Some(format!("--pgn: {e}"));
-                shared.stop.store(true, Ordering::Relaxed);
-                continue;
-            }
-            let stream_done = tally.add(&record);
-            if stream_done && let Some(state) = sprt_state.as_mut() {
-                state.llr = state.sprt.llr(&tally.penta);
-                state.verdict = state.sprt.verdict(state.llr);
-                if state.verdict != Verdict::Continue {
-                    shared.stop.store(true, Ordering::Relaxed);
-                }
-            }
-            let line = report::progress_line(&tally, planned, sprt_state.as_ref());
-            if terminal {
-                eprint!("\r{line}\x1b[K");
-            } else if args.progress > 0 && tally.games.is_multiple_of(args.progress) {
-                eprintln!("{line}");
-            }
-        }
-    });
-    if terminal {
-        eprintln!();
-    }
-    if let Some(e) = write_error {
-        return Err(e);
-    }
-    let note = match sprt_state.map(|s| s.verdict) {
-        Some(Verdict::H0 | Verdict::H1) => " (stopped by the SPRT)",
-        _ => "",
-    };
+    let play =
+        |slot: &mut Vec<Option<Engine>>, index: u64, stop: &AtomicBool| play_game(&shared, slot, index, stop);
+    let total_games = streams.saturating_mul(players as u64);
+    let end = driver.run(total_games, slots, DiceTally::new(engine_names, players), play)?;
+    let (tally, sprt) = (&end.tally, end.sprt.as_ref());
     if args.json {
-        crate::outln!("{}", report::json(&tally, variant.name(), seed, sprt_state.as_ref(), start.elapsed()));
+        crate::outln!("{}", report::json(tally, variant.name(), seed, sprt, end.elapsed));
     } else {
         let header = format!("{}, seed {seed}", variant.name());
-        crate::out!("{}", report::table(&tally, &header, sprt_state.as_ref(), start.elapsed(), note));
+        crate::out!("{}", report::table(tally, &header, sprt, end.elapsed, end.stop_note()));
     }
     Ok(())
 }
@@ -279,44 +214,32 @@ fn entrant_names(engine_names: &[String], entrant_engine: &[usize]) -> Vec<Strin
         .collect()
 }
 
-/// A game slot: plays games taken from the shared counter until the match is over.
-fn worker<G: ChanceRules>(shared: &Shared<G>, mut slot: Vec<Option<Engine>>, results: &Sender<DiceRecord>) {
-    loop {
-        if shared.stop.load(Ordering::Relaxed) {
-            return;
-        }
-        let index = shared.next_game.fetch_add(1, Ordering::Relaxed);
-        if index >= shared.total_games {
-            return;
-        }
-        let stream = schedule::stream_of(index, shared.players);
-        let rotation = schedule::rotation_of(index, shared.players);
-        // Each entrant's process, handed to the seat it takes in this rotation.
-        let mut processes: Vec<Option<&mut Option<Engine>>> = slot.iter_mut().map(Some).collect();
-        let seats: Vec<Player<'_>> = schedule::seating(shared.players, rotation)
-            .into_iter()
-            .map(|entrant| Player {
-                engine: processes[entrant].take().expect("each entrant sits once"),
-                spec: &shared.specs[entrant],
-                name: &shared.names[entrant],
-            })
-            .collect();
-        let id = DiceGameId {
-            number: index + 1,
-            stream,
-            rotation,
-            dice_seed: schedule::stream_seed(shared.seed, stream),
-        };
-        let record = referee::play(shared.variant, seats, shared.referee, id, &shared.stop);
-        match record {
-            Some(record) => {
-                if results.send(record).is_err() {
-                    return;
-                }
-            }
-            None => return,
-        }
-    }
+/// Plays game `index` of the match (from 0) in a game slot; `None` when the match stopped.
+fn play_game<G: ChanceRules>(
+    shared: &Shared<G>,
+    slot: &mut [Option<Engine>],
+    index: u64,
+    stop: &AtomicBool,
+) -> Option<DiceRecord> {
+    let stream = schedule::stream_of(index, shared.players);
+    let rotation = schedule::rotation_of(index, shared.players);
+    // Each entrant's process, handed to the seat it takes in this rotation.
+    let mut processes: Vec<Option<&mut Option<Engine>>> = slot.iter_mut().map(Some).collect();
+    let seats: Vec<Player<'_>> = schedule::seating(shared.players, rotation)
+        .into_iter()
+        .map(|entrant| Player {
+            engine: processes[entrant].take().expect("each entrant sits once"),
+            spec: &shared.specs[entrant],
+            name: &shared.names[entrant],
+        })
+        .collect();
+    let id = DiceGameId {
+        number: index + 1,
+        stream,
+        rotation,
+        dice_seed: schedule::stream_seed(shared.seed, stream),
+    };
+    referee::play(shared.variant, seats, shared.referee, id, stop)
 }
 
 #[cfg(test)]

@@ -2,8 +2,9 @@
 //!
 //! The referee rolls the dice itself, from the game's [`DiceStream`], and asks an engine only
 //! when its player has a decision ([`Node::Decision`]): it sends `position fen START moves
-//! E1 E2 ...` (every event so far, rolls included) and `go` with that engine's limits. Every
-//! `bestmove` is checked as in board games (docs/matches.md, "Faults"): an engine that dies is
+//! E1 E2 ...` (every event so far, rolls included) and `go` with that engine's limits
+//! ([`crate::tools::matches::ask`], as for board games). Every `bestmove` is checked as in board
+//! games (docs/matches.md, "Faults"): an engine that dies is
 //! a **crash**, one that says nothing in time a **time forfeit** (or a **timeout** when only
 //! depth or nodes limit it), one too late for its clock a **time forfeit**; then the token goes
 //! to [`ChanceRules::parse_event`]: text that is no event of the game's notation is
@@ -25,25 +26,19 @@
 use super::record::{DiceRecord, result_text};
 use super::schedule::DiceStream;
 use crate::game::{ChanceRules, MoveTextError, Node};
-use crate::tools::matches::clock::{Clock, TimeControl};
-use crate::tools::matches::engine::{Engine, Fault};
+use crate::tools::matches::ask::{Deadlines, Forfeit, ask};
+use crate::tools::matches::clock::Clock;
 use crate::tools::matches::game::{Player, prepare};
 use crate::tools::matches::record::Category;
 use crate::tools::matches::timing::MoveTiming;
 use crate::variants::ChanceVariant;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
-
-/// Why a seat forfeits: the category and its detail.
-type Forfeit = (Category, String);
 
 /// Settings that apply to every game.
 #[derive(Clone, Copy, Debug)]
 pub struct DiceReferee {
-    /// Grace added to every clock and move time before a decision loses on time.
-    pub margin: Duration,
-    /// The longest wait for a decision when neither a clock nor a move time bounds it.
-    pub move_timeout: Duration,
+    /// How long a decision may take.
+    pub deadlines: Deadlines,
     /// Turns in all after which a game is unfinished.
     pub max_turns: u32,
 }
@@ -164,42 +159,14 @@ fn decide<G: ChanceRules>(
     record: &DiceRecord,
     referee: DiceReferee,
 ) -> (Result<G::Event, Forfeit>, Option<MoveTiming>) {
-    let clock = &clocks[seat];
-    let allowance = clock.allowance(referee.margin);
-    let allowed = clock.allowance(Duration::ZERO);
     let engine = player.engine.as_mut().expect("prepared engines are present");
     let moves = if record.events.is_empty() { String::new() } else { format!(" moves {}", record.events) };
     let command = format!("position fen {}{moves}", record.start);
-    let go = go_command(engine, clocks, seat);
-    let reply = engine.think(&command, &go, allowance.unwrap_or(referee.move_timeout));
-    let used = match &reply {
-        Ok(reply) => Some(reply.elapsed),
-        Err(Fault::NoAnswer { waited, .. }) => Some(*waited),
-        Err(Fault::Crash(_)) => None,
-    };
-    let timing = used.zip(allowed).map(|(used, allowed)| MoveTiming { used, allowed });
+    let (reply, timing) = ask(engine, clocks, seat, &command, referee.deadlines, "decision");
     let reply = match reply {
         Ok(reply) => reply,
-        Err(Fault::Crash(detail)) => return (Err((Category::Crash, detail)), timing),
-        Err(Fault::NoAnswer { waited, .. }) => {
-            let (category, what) = match allowance {
-                Some(_) => (Category::TimeForfeit, "the time allowed plus the margin"),
-                None => (Category::Timeout, "the move timeout"),
-            };
-            let detail = format!("no decision after {:.3} s ({what})", waited.as_secs_f64());
-            return (Err((category, detail)), timing);
-        }
+        Err(forfeit) => return (Err(forfeit), timing),
     };
-    if let Err(over) = clocks[seat].charge(reply.elapsed, referee.margin) {
-        let detail = format!(
-            "'{}' took {:.3} s; allowed {:.3} s + margin {:.3} s",
-            reply.bestmove,
-            over.used.as_secs_f64(),
-            over.allowed.as_secs_f64(),
-            referee.margin.as_secs_f64()
-        );
-        return (Err((Category::TimeForfeit, detail)), timing);
-    }
     let token = reply.bestmove.as_str();
     let verdict = match position.parse_event(token) {
         Ok(event) => Ok(event),
@@ -211,49 +178,4 @@ fn decide<G: ChanceRules>(
         Err(e @ MoveTextError::Malformed { .. }) => Err((Category::Garbage, e.to_string())),
     };
     (verdict, timing)
-}
-
-/// The `go` line for `seat`: when the mover has a clock, the two clock words of the engine's
-/// dialect (`wtime btime winc binc`, or UGI's `p1time p2time p1inc p2inc`), as docs/protocol.md
-/// assigns them in dice games: the first pair to players 1 and 3, the second to 2 and 4. The
-/// mover's own pair carries its clock, the other pair the clock of the next player who uses it
-/// (with two players: simply both clocks); a player without a clock is shown the mover's. Then
-/// the fixed limits.
-fn go_command(engine: &Engine, clocks: &[Clock], seat: usize) -> String {
-    let mut go = String::from("go");
-    let own = &clocks[seat];
-    if let Some(own_time) = own.remaining() {
-        let players = clocks.len();
-        let other = (1..players).map(|k| (seat + k) % players).find(|s| s % 2 != seat % 2).unwrap_or(seat);
-        let mut pair = [&clocks[seat], &clocks[other]];
-        if seat % 2 == 1 {
-            pair.swap(0, 1);
-        }
-        let time = |c: &Clock| c.remaining().unwrap_or(own_time).as_millis();
-        let inc = |c: &Clock| {
-            if c.remaining().is_some() { c.control().increment } else { own.control().increment }.as_millis()
-        };
-        let [first_time, second_time, first_inc, second_inc] = engine.clock_words();
-        go.push_str(&format!(
-            " {first_time} {} {second_time} {} {first_inc} {} {second_inc} {}",
-            time(pair[0]),
-            time(pair[1]),
-            inc(pair[0]),
-            inc(pair[1])
-        ));
-        if let Some(n) = own.moves_to_go() {
-            go.push_str(&format!(" movestogo {n}"));
-        }
-    }
-    let TimeControl { movetime, depth, nodes, .. } = own.control();
-    if let Some(t) = movetime {
-        go.push_str(&format!(" movetime {}", t.as_millis()));
-    }
-    if let Some(d) = depth {
-        go.push_str(&format!(" depth {d}"));
-    }
-    if let Some(n) = nodes {
-        go.push_str(&format!(" nodes {n}"));
-    }
-    go
 }

@@ -3,8 +3,11 @@
 //! ([`crate::tools::matches::stats`]), on dice streams instead of opening pairs.
 
 use super::tally::{DiceTally, FAULTS, wilson};
-use crate::tools::matches::report::{SprtState, json_number, json_string, signed};
-use crate::tools::matches::stats::{EloEstimate, Verdict, elo_estimate};
+use crate::tools::matches::report::{
+    SprtState, elo_json, elo_line, json_number, json_string, lateness_json, progress_games, progress_tests,
+    reason_list, reasons_json, sprt_json, sprt_line, timing_lines,
+};
+use crate::tools::matches::stats::elo_estimate;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -23,23 +26,14 @@ fn label(tally: &DiceTally, e: usize) -> String {
 
 /// The live progress line: games (of `planned_games`), wins per engine, Elo and LLR.
 pub fn progress_line(tally: &DiceTally, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String {
-    let mut line = format!("games {}", tally.games);
-    if let Some(planned) = planned_games {
-        let _ = write!(line, "/{planned}");
-    }
+    let mut line = progress_games(tally.games, planned_games);
     for e in 0..tally.names.len() {
         let _ = write!(line, "  {} {} ({})", tally.names[e], tally.wins[e], percent(tally.win_rate(e)));
     }
     if tally.unfinished > 0 {
         let _ = write!(line, "  unfinished {}", tally.unfinished);
     }
-    if let Some(e) = elo_estimate(&tally.penta).filter(|_| tally.players == 2) {
-        let _ = write!(line, "  elo {} +- {:.1}", signed(e.elo), e.error95);
-    }
-    if let Some(s) = sprt {
-        let (lower, upper) = s.sprt.bounds();
-        let _ = write!(line, "  llr {:.2} ({lower:.2}, {upper:.2})", s.llr);
-    }
+    progress_tests(&mut line, elo_estimate(&tally.penta).filter(|_| tally.players == 2), sprt);
     line
 }
 
@@ -109,58 +103,15 @@ pub fn table(
         per_game(tally.events)
     );
     if n == 2 {
-        match elo_estimate(&tally.penta) {
-            Some(EloEstimate { elo, error95, los, .. }) => {
-                let _ = writeln!(
-                    out,
-                    "Elo difference ({} - {}): {} +- {error95:.1} (95%), LOS {:.1}%",
-                    tally.names[0],
-                    tally.names[1],
-                    signed(elo),
-                    100.0 * los
-                );
-            }
-            None => out.push_str("Elo difference: no complete dice stream yet.\n"),
-        }
+        elo_line(&mut out, [&tally.names[0], &tally.names[1]], &tally.penta, "dice stream");
         let _ = writeln!(out, "Streams for {} [LL, LD, LW+DD, WD, WW]: {:?}", tally.names[0], tally.penta);
     }
     for e in 0..tally.names.len() {
-        let reasons: Vec<String> = FAULTS
-            .iter()
-            .zip(tally.forfeits[e])
-            .filter(|&(_, count)| count > 0)
-            .map(|(c, count)| format!("{} {count}", c.label()))
-            .collect();
-        let list = if reasons.is_empty() { "none".to_string() } else { reasons.join(", ") };
-        let _ = writeln!(out, "Forfeits of {}: {list}", tally.names[e]);
+        let _ = writeln!(out, "Forfeits of {}: {}", tally.names[e], reason_list(&FAULTS, &tally.forfeits[e]));
     }
-    for e in 0..tally.names.len() {
-        if let Some(l) = tally.lateness[e].summary() {
-            let _ = writeln!(
-                out,
-                "Timing of {}: {} timed decisions, answer - allowed: p50 {} ms, p99 {} ms, max {} ms",
-                tally.names[e],
-                l.moves,
-                signed(l.p50),
-                signed(l.p99),
-                signed(l.max)
-            );
-        }
-    }
+    timing_lines(&mut out, &tally.names, &tally.lateness, "decisions");
     if let Some(s) = sprt {
-        let (lower, upper) = s.sprt.bounds();
-        let verdict = match s.verdict {
-            Verdict::H1 => {
-                format!("H1 accepted: {} is stronger (by about {} Elo or more)", tally.names[0], s.sprt.elo1)
-            }
-            Verdict::H0 => format!("H0 accepted: {} is not {} Elo stronger", tally.names[0], s.sprt.elo1),
-            Verdict::Continue => "no verdict yet".to_string(),
-        };
-        let _ = writeln!(
-            out,
-            "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {lower:.2}, {upper:.2}): {verdict}",
-            s.sprt.elo0, s.sprt.elo1, s.sprt.alpha, s.sprt.beta, s.llr
-        );
+        sprt_line(&mut out, &tally.names[0], s);
     }
     out
 }
@@ -183,23 +134,8 @@ pub fn json(
         let by_seat: Vec<String> = (0..n)
             .map(|s| format!("{{\"games\":{},\"wins\":{}}}", tally.seat_games[e][s], tally.seat_wins[e][s]))
             .collect();
-        let reasons: Vec<String> = FAULTS
-            .iter()
-            .zip(tally.forfeits[e])
-            .map(|(c, count)| format!("{}:{count}", json_string(c.label())))
-            .collect();
-        let timing = match tally.lateness[e].summary() {
-            Some(l) => format!(
-                "{{\"moves\":{},\"p50_ms\":{},\"p99_ms\":{},\"max_ms\":{}}}",
-                l.moves,
-                json_number(l.p50),
-                json_number(l.p99),
-                json_number(l.max)
-            ),
-            None => "null".to_string(),
-        };
         engines.push(format!(
-            "{{\"name\":{},\"entrants\":{},\"games\":{},\"seats\":{},\"wins\":{},\"win_rate\":{},\"interval95\":{interval},\"equal_share\":{},\"by_seat\":[{}],\"forfeits_by_reason\":{{{}}},\"lateness\":{timing}}}",
+            "{{\"name\":{},\"entrants\":{},\"games\":{},\"seats\":{},\"wins\":{},\"win_rate\":{},\"interval95\":{interval},\"equal_share\":{},\"by_seat\":[{}],\"forfeits_by_reason\":{{{}}},\"lateness\":{}}}",
             json_string(&tally.names[e]),
             tally.copies(e),
             tally.games,
@@ -208,44 +144,18 @@ pub fn json(
             json_number(tally.win_rate(e)),
             json_number(1.0 / n as f64),
             by_seat.join(","),
-            reasons.join(",")
+            reasons_json(&FAULTS, &tally.forfeits[e]),
+            lateness_json(&tally.lateness[e])
         ));
     }
-    let (elo, penta) = match elo_estimate(&tally.penta).filter(|_| n == 2) {
-        Some(e) => (
-            format!(
-                "{{\"elo\":{},\"error95\":{},\"los\":{},\"score\":{}}}",
-                json_number(e.elo),
-                json_number(e.error95),
-                json_number(e.los),
-                json_number(e.score)
-            ),
-            format!("[{}]", tally.penta.map(|c| c.to_string()).join(",")),
-        ),
-        None if n == 2 => ("null".to_string(), "[0,0,0,0,0]".to_string()),
-        None => ("null".to_string(), "null".to_string()),
+    let elo = elo_json(elo_estimate(&tally.penta).filter(|_| n == 2));
+    // Two players: the pentanomial, all zeros before the first complete stream.
+    let penta = if n == 2 {
+        format!("[{}]", tally.penta.map(|c| c.to_string()).join(","))
+    } else {
+        "null".to_string()
     };
-    let sprt = match sprt {
-        Some(s) => {
-            let (lower, upper) = s.sprt.bounds();
-            let verdict = match s.verdict {
-                Verdict::H0 => "H0",
-                Verdict::H1 => "H1",
-                Verdict::Continue => "continue",
-            };
-            format!(
-                "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{},\"lower\":{},\"upper\":{},\"verdict\":\"{verdict}\"}}",
-                json_number(s.sprt.elo0),
-                json_number(s.sprt.elo1),
-                json_number(s.sprt.alpha),
-                json_number(s.sprt.beta),
-                json_number(s.llr),
-                json_number(lower),
-                json_number(upper)
-            )
-        }
-        None => "null".to_string(),
-    };
+    let sprt = sprt_json(sprt);
     let seat_wins: Vec<String> = tally.wins_by_seat.iter().map(u64::to_string).collect();
     format!(
         "{{\"variant\":{},\"players\":{n},\"seed\":{seed},\"engines\":[{}],\"games\":{},\"streams\":{},\"seat_wins\":[{}],\"unfinished\":{},\"forfeits_without_winner\":{},\"turns\":{},\"events\":{},\"pentanomial\":{penta},\"elo\":{elo},\"sprt\":{sprt},\"elapsed_s\":{}}}",

@@ -17,8 +17,10 @@
 //! LOS and the SPRT come as for board games.
 
 use super::record::DiceRecord;
-use super::schedule;
+use super::{report, schedule};
+use crate::tools::matches::driver::MatchTally;
 use crate::tools::matches::record::Category;
+use crate::tools::matches::report::SprtState;
 use crate::tools::matches::stats::{Pentanomial, pair_index};
 use crate::tools::matches::timing::Lateness;
 use rustc_hash::FxHashMap;
@@ -169,6 +171,30 @@ impl DiceTally {
     /// Engine `e`'s wins per seat taken, 0..1 (0 before any game).
     pub fn win_rate(&self, e: usize) -> f64 {
         if self.seats[e] == 0 { 0.0 } else { self.wins[e] as f64 / self.seats[e] as f64 }
+    }
+}
+
+impl MatchTally for DiceTally {
+    type Record = DiceRecord;
+
+    fn record_text(record: &DiceRecord) -> String {
+        record.to_line()
+    }
+
+    fn add(&mut self, record: &DiceRecord) -> bool {
+        DiceTally::add(self, record)
+    }
+
+    fn games(&self) -> u64 {
+        self.games
+    }
+
+    fn penta(&self) -> &Pentanomial {
+        &self.penta
+    }
+
+    fn progress_line(&self, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String {
+        report::progress_line(self, planned_games, sprt)
     }
 }
 
