@@ -173,7 +173,7 @@ impl<'a, G: ChanceGame> ChanceSearch<'a, G> {
             Node::Chance => self.average(pos, depth - 1),
         };
         if !self.aborted {
-            self.memo.insert(*pos, Solved { value, depth, exact });
+            self.remember(*pos, Solved { value, depth, exact });
         }
         (value, exact)
     }
@@ -185,7 +185,7 @@ impl<'a, G: ChanceGame> ChanceSearch<'a, G> {
         }
         self.count_node();
         let value = Some(pos.value(self.player));
-        self.memo.insert(*pos, Solved { value, depth: 0, exact: true });
+        self.remember(*pos, Solved { value, depth: 0, exact: true });
         (value, true)
     }
 
@@ -224,6 +224,22 @@ impl<'a, G: ChanceGame> ChanceSearch<'a, G> {
         if self.nodes.is_multiple_of(CHECK_EVERY) && self.out_of_budget() {
             self.aborted = true;
         }
+    }
+
+    /// Stores a solved position, unless the memo is full and growing it would outlast the
+    /// time left: growing copies every entry at once (about 100 ns each), a pause the clock
+    /// checks between nodes cannot interrupt, so a search near its deadline stops instead.
+    fn remember(&mut self, pos: G, solved: Solved) {
+        if self.memo.len() == self.memo.capacity()
+            && let Some(movetime) = self.limits.movetime
+        {
+            let growth = Duration::from_nanos(100 * self.memo.len() as u64);
+            if self.start.elapsed() + growth >= movetime {
+                self.aborted = true;
+                return;
+            }
+        }
+        self.memo.insert(pos, solved);
     }
 
     /// Whether the stop flag, the node limit or the time limit says to end.
