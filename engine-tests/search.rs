@@ -267,10 +267,35 @@ impl steere::variants::Job for SameBenchTwice {
     }
 }
 
+/// The dice bench of a dice game, twice: the same decisions, values and node counts.
+struct SameDiceBenchTwice;
+
+impl steere::variants::ChanceJob for SameDiceBenchTwice {
+    type Output = ();
+    fn run<G: steere::game::ChanceRules>(self, variant: steere::variants::ChanceVariant<G>) {
+        let run = || {
+            let mut lines = Vec::new();
+            let stop = std::sync::atomic::AtomicBool::new(false);
+            let summary = steere::tools::dice::bench(variant, 2, &stop, &mut |line| {
+                lines.push(line.split(" time ").next().unwrap_or("").to_string())
+            });
+            (lines, summary.split(" time ").next().unwrap_or("").to_string())
+        };
+        let (a, b) = (run(), run());
+        assert_eq!(a, b, "{}", variant.name());
+        assert!(a.0.len() >= 10, "{}: {:?}", variant.name(), a.0);
+    }
+}
+
 #[test]
 fn the_bench_signature_is_the_same_on_two_runs() {
     for info in &steere::variants::VARIANTS {
-        steere::variants::dispatch(info.name, SameBenchTwice).unwrap();
+        match info.family {
+            steere::variants::Family::Board => steere::variants::dispatch(info.name, SameBenchTwice).unwrap(),
+            steere::variants::Family::Dice => {
+                steere::variants::dispatch_chance(info.name, SameDiceBenchTwice).unwrap()
+            }
+        }
     }
 }
 
