@@ -150,6 +150,37 @@ pub fn elo_estimate(penta: &Pentanomial) -> Option<EloEstimate> {
     })
 }
 
+/// The one-sided 95% bound of a match in which every complete unit (pair, dice stream) went
+/// the same way: then the sample has no spread, the normal interval of [`elo_estimate`] has
+/// width zero, and only a bound means anything.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OneSided {
+    /// True when engine 1 won every game (the bound is a lower one), false when it lost every
+    /// game (an upper one).
+    pub won: bool,
+    /// The bound, in logistic Elo (engine 1 minus engine 2).
+    pub elo: f64,
+    /// The units it rests on.
+    pub units: u64,
+}
+
+/// The one-sided 95% bound when engine 1 scored 100% or 0% over the complete units of
+/// `penta`, else `None`. With `N` independent units all won (`WW`), the chance `q` of a unit
+/// being won satisfies `q^N >= 0.05` at 95% confidence, so `q >= 0.05^(1/N)` (the exact,
+/// Clopper-Pearson, one-sided bound for N successes in N trials); the expected score is at
+/// least `q`, whatever the correlation of the games within a unit, so the Elo is at least
+/// `elo(0.05^(1/N))`. A clean loss mirrors it.
+pub fn one_sided_bound(penta: &Pentanomial) -> Option<OneSided> {
+    let units: u64 = penta.iter().sum();
+    let won = units > 0 && penta[4] == units;
+    let lost = units > 0 && penta[0] == units;
+    if !(won || lost) {
+        return None;
+    }
+    let bound = elo_of_score(0.05f64.powf(1.0 / units as f64));
+    Some(OneSided { won, elo: if won { bound } else { -bound }, units })
+}
+
 /// The generalised log-likelihood ratio, divided by the number of observations, of "the mean
 /// is `s1`" against "the mean is `s0`" for the empirical distribution `pdf` (value,
 /// probability pairs with positive probabilities and values on both sides of `s0` and `s1`).
@@ -184,7 +215,7 @@ fn mle_with_mean(pdf: &[(f64, f64)], s: f64) -> Vec<f64> {
 
 /// The SPRT's parameters: H0 elo = `elo0` against H1 elo = `elo1` (logistic Elo), with error
 /// rates `alpha` (accepting H1 when H0 holds) and `beta` (accepting H0 when H1 holds).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sprt {
     /// Elo under H0.
     pub elo0: f64,

@@ -148,7 +148,7 @@ pub fn json(
             lateness_json(&tally.lateness[e])
         ));
     }
-    let elo = elo_json(elo_estimate(&tally.penta).filter(|_| n == 2));
+    let elo = elo_json(Some(&tally.penta).filter(|_| n == 2));
     // Two players: the pentanomial, all zeros before the first complete stream.
     let penta = if n == 2 {
         format!("[{}]", tally.penta.map(|c| c.to_string()).join(","))
