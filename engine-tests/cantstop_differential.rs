@@ -176,7 +176,8 @@ fn properties_hold_in_random_games() {
 /// also as the chance of not busting with the neutral markers there.
 #[test]
 fn the_contract_probability_table_is_reproduced_exactly() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/positions/cantstop-nobust.tsv")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/positions/cantstop-nobust.tsv"))
+        .unwrap();
     let mut lines = 0;
     for line in text.lines().filter(|l| !l.starts_with('#') && !l.starts_with("columns")) {
         let fields: Vec<&str> = line.split('\t').collect();

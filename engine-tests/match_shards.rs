@@ -340,11 +340,17 @@ fn a_clean_sweep_reports_a_one_sided_bound() {
     // 10-0: 5 pairs all won. The chance q of winning a pair is at least 0.05^(1/5) = 0.549280
     // (95%, one-sided), and so is the score: Elo >= -400 log10(1/0.549280 - 1) = +34.35.
     let table = sweep(&steere_d1, &fake, "10", false);
-    assert!(table.contains("Elo difference (s - h): at least +34.4 (95%, one-sided: every game won)"), "{table}");
+    assert!(
+        table.contains("Elo difference (s - h): at least +34.4 (95%, one-sided: every game won)"),
+        "{table}"
+    );
     assert!(!table.contains("+- 0.0"), "{table}");
     // 0-10 from the other side: at most -34.4.
     let table = sweep(&fake, &steere_d1, "10", false);
-    assert!(table.contains("Elo difference (h - s): at most -34.4 (95%, one-sided: every game lost)"), "{table}");
+    assert!(
+        table.contains("Elo difference (h - s): at most -34.4 (95%, one-sided: every game lost)"),
+        "{table}"
+    );
     // One pair proves little: 0.05^(1/1) = 0.05, -400 log10(19) = -511.50.
     let json: Value = serde_json::from_str(sweep(&steere_d1, &fake, "2", true).trim()).unwrap();
     let elo = &json["elo"];
@@ -357,7 +363,8 @@ fn a_clean_sweep_reports_a_one_sided_bound() {
 
 /// The first `sh` code block after `heading` in docs/matches.md.
 fn doc_block(heading: &str) -> String {
-    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/matches.md")).unwrap();
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/matches.md")).unwrap();
     let section = &docs[docs.find(heading).unwrap_or_else(|| panic!("no '{heading}' in the docs"))..];
     let start = section.find("```sh\n").unwrap() + 6;
     section[start..start + section[start..].find("```").unwrap()].to_string()

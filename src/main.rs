@@ -165,7 +165,7 @@ enum Command {
     /// and play each seeded dice stream once per seat rotation (duplicate play); see DICE GAMES
     /// below. See docs/matches.md.
     /// Example: steere match --engine1 steere name=d4 depth=4 --engine2 steere name=d1 depth=1
-    Match(steere::tools::matches::MatchArgs),
+    Match(Box<steere::tools::matches::MatchArgs>),
     /// Generate an opening book for `steere match` (positions/openings-VARIANT.fen), reproducibly.
     ///
     /// Samples distinct positions a few random plies from the start (seeded), keeps those that

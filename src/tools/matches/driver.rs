@@ -112,13 +112,7 @@ impl Driver {
     /// game is dropped). `tally` holds the games already done (resumed). Ends when the games run
     /// out, the SPRT decides or a signal interrupts; an error writing the record file stops the
     /// match and is returned.
-    pub fn run<T, S, P>(
-        self,
-        slice: Slice,
-        slots: Vec<S>,
-        tally: T,
-        play: P,
-    ) -> Result<Outcome<T>, String>
+    pub fn run<T, S, P>(self, slice: Slice, slots: Vec<S>, tally: T, play: P) -> Result<Outcome<T>, String>
     where
         T: MatchTally,
         S: Send,

@@ -161,7 +161,7 @@ pub enum MatchAction {
     /// of the whole match: Elo, LOS and the SPRT's verdict at the merged counts. Refuses shards
     /// of different matches, the same shard twice and interrupted shards.
     /// Example: steere match merge shard-*.json
-    Merge(MergeArgs),
+    Merge(Box<MergeArgs>),
 }
 
 impl MatchArgs {
@@ -321,7 +321,8 @@ fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), Stri
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("--openings {}: {e}", path.display()))?;
-            let book = book::parse_book(variant, &text).map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            let book = book::parse_book(variant, &text)
+                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
             (book, fnv1a(text.as_bytes()))
         }
         None => {
@@ -423,16 +424,25 @@ fn board_fingerprint(
 
 /// Checks that a resumed game is the one this match plays under its number: its opening and
 /// the settings of the engine on each side.
-fn resume_check<G: Rules>(record: &GameRecord, openings: &[G], specs: &[EngineSpec; 2]) -> Result<(), String> {
+fn resume_check<G: Rules>(
+    record: &GameRecord,
+    openings: &[G],
+    specs: &[EngineSpec; 2],
+) -> Result<(), String> {
     let pair = record.pair - 1;
     let opening = openings[(pair % openings.len() as u64) as usize].fen();
     if record.fen != opening {
         return Err(format!("its opening is {}, this match's is {opening}", record.fen));
     }
     let (white, black) = if record.game_in_pair == 1 { (0, 1) } else { (1, 0) };
-    for (side, settings, spec) in [("White", &record.white_settings, &specs[white]), ("Black", &record.black_settings, &specs[black])] {
+    for (side, settings, spec) in
+        [("White", &record.white_settings, &specs[white]), ("Black", &record.black_settings, &specs[black])]
+    {
         if *settings != spec.settings_text() {
-            return Err(format!("{side} played with '{settings}', this match gives '{}'", spec.settings_text()));
+            return Err(format!(
+                "{side} played with '{settings}', this match gives '{}'",
+                spec.settings_text()
+            ));
         }
     }
     Ok(())

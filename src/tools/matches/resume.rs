@@ -37,16 +37,20 @@ pub fn load<T: MatchTally>(
     };
     let records = parse(&text).map_err(|e| format!("--resume {shown}: {e}"))?;
     for record in &records {
-        let number = number(record)
-            .ok_or_else(|| format!("--resume {shown}: a game without a valid game number"))?;
+        let number =
+            number(record).ok_or_else(|| format!("--resume {shown}: a game without a valid game number"))?;
         let game = number + 1;
         if !slice.holds(number) {
-            return Err(format!("--resume {shown}: game {game} is not in this match's schedule (other --games, --rounds or --shard?)"));
+            return Err(format!(
+                "--resume {shown}: game {game} is not in this match's schedule (other --games, --rounds or --shard?)"
+            ));
         }
         if !slice.done.insert(number) {
             return Err(format!("--resume {shown}: game {game} is in the file twice"));
         }
-        check(record).map_err(|e| format!("--resume {shown}: game {game}: {e} (the match was started with other settings)"))?;
+        check(record).map_err(|e| {
+            format!("--resume {shown}: game {game}: {e} (the match was started with other settings)")
+        })?;
         tally.add(record);
     }
     Ok(records.len() as u64)
@@ -58,7 +62,8 @@ pub fn parse_board_records(text: &str, variant: &'static str) -> Result<Vec<Game
     let mut records = Vec::new();
     for parsed in parse_records(text)? {
         let tag = |key: &str| parsed.tag(key).unwrap_or("").to_string();
-        let number: u64 = tag("Game").parse().map_err(|_| format!("a game with Game tag '{}'", tag("Game")))?;
+        let number: u64 =
+            tag("Game").parse().map_err(|_| format!("a game with Game tag '{}'", tag("Game")))?;
         if number == 0 {
             return Err("a game numbered 0 (games count from 1)".to_string());
         }
@@ -72,7 +77,9 @@ pub fn parse_board_records(text: &str, variant: &'static str) -> Result<Vec<Game
         let label = reason.split(':').next().unwrap_or("").trim();
         let category = Category::from_label(label)
             .filter(|c| c.is_draw() == winner.is_none() && *c != Category::Unfinished)
-            .ok_or_else(|| format!("game {number}: reason '{reason}' does not fit result {}", parsed.result))?;
+            .ok_or_else(|| {
+                format!("game {number}: reason '{reason}' does not fit result {}", parsed.result)
+            })?;
         let moves = parsed
             .moves
             .iter()

@@ -117,8 +117,8 @@ struct Part {
 fn read_part(path: &Path) -> Result<Part, String> {
     let shown = path.display();
     let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
-    let mut value: serde_json::Value =
-        serde_json::from_str(text.trim()).map_err(|e| format!("{shown}: not the --json output of a match ({e})"))?;
+    let mut value: serde_json::Value = serde_json::from_str(text.trim())
+        .map_err(|e| format!("{shown}: not the --json output of a match ({e})"))?;
     let member = value
         .get_mut("shard")
         .map(serde_json::Value::take)

@@ -296,3 +296,24 @@ impl Sprt {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clean_sweep_has_a_one_sided_bound() {
+        // 10 pairs all won: q >= 0.05^(1/10) = 0.741134, Elo >= -400 log10(1/0.741134 - 1)
+        // = +182.729 (computed by hand with a calculator, not by this code).
+        let won = one_sided_bound(&[0, 0, 0, 0, 10]).unwrap();
+        assert!(won.won && won.units == 10 && (won.elo - 182.729).abs() < 1e-3, "{won:?}");
+        let lost = one_sided_bound(&[3, 0, 0, 0, 0]).unwrap();
+        // 3 pairs all lost: engine 2 wins a pair with q >= 0.05^(1/3) = 0.368403, so engine 1's
+        // Elo is at most 400 log10(1/0.368403 - 1) = +93.647: three pairs do not even prove it
+        // weaker.
+        assert!(!lost.won && (lost.elo - 93.647).abs() < 1e-3, "{lost:?}");
+        // Anything but a clean sweep, or nothing at all, has no one-sided bound.
+        assert_eq!(one_sided_bound(&[0, 0, 1, 0, 9]), None);
+        assert_eq!(one_sided_bound(&[0, 0, 0, 0, 0]), None);
+    }
+}

@@ -22,14 +22,14 @@ pub mod schedule;
 pub mod tally;
 
 use super::MatchArgs;
-use super::resume;
 use super::ask::Deadlines;
 use super::driver::Driver;
 use super::engine::Engine;
 use super::fingerprint::Fingerprint;
+use super::game::Player;
+use super::resume;
 use super::shards::{self, Kind, ShardInfo};
 use super::slice::Slice;
-use super::game::Player;
 use super::spec::EngineSpec;
 use super::stats::Sprt;
 use crate::game::ChanceRules;
@@ -144,7 +144,8 @@ fn run_match<G: ChanceRules>(variant: ChanceVariant<G>, args: &MatchArgs) -> Res
     let entrant_engine = schedule::entrant_engines(players, specs.len());
     let seed = args.seed.unwrap_or(0);
     let max_turns = args.dice.max_turns.unwrap_or(DEFAULT_MAX_TURNS);
-    let fingerprint = dice_fingerprint(args, variant.name(), &specs, players, streams, max_turns, sprt.as_ref());
+    let fingerprint =
+        dice_fingerprint(args, variant.name(), &specs, players, streams, max_turns, sprt.as_ref());
     let entrant_specs: Vec<EngineSpec> = entrant_engine.iter().map(|&e| specs[e].clone()).collect();
     let mut slice = Slice::new(streams, players as u64, args.shard_or_whole());
     let planned_games = slice.planned_games();
@@ -228,7 +229,12 @@ fn dice_fingerprint(
 
 /// Checks that a resumed game is the one this match plays under its number: the variant, the
 /// players, its place (stream, rotation), its dice and the settings of every seat.
-fn resume_check(record: &DiceRecord, variant: &str, seed: u64, entrant_specs: &[EngineSpec]) -> Result<(), String> {
+fn resume_check(
+    record: &DiceRecord,
+    variant: &str,
+    seed: u64,
+    entrant_specs: &[EngineSpec],
+) -> Result<(), String> {
     let players = entrant_specs.len();
     if record.variant != variant || record.players != players {
         return Err(format!("a {}-player game of {}", record.players, record.variant));
@@ -236,7 +242,10 @@ fn resume_check(record: &DiceRecord, variant: &str, seed: u64, entrant_specs: &[
     let index = record.game - 1;
     let (stream, rotation) = (schedule::stream_of(index, players), schedule::rotation_of(index, players));
     if (record.stream, record.rotation) != (stream, rotation) {
-        return Err(format!("stream {} rotation {}, where this match has stream {stream} rotation {rotation}", record.stream, record.rotation));
+        return Err(format!(
+            "stream {} rotation {}, where this match has stream {stream} rotation {rotation}",
+            record.stream, record.rotation
+        ));
     }
     let dice = format!("{:016x}", schedule::stream_seed(seed, stream));
     if record.dice != dice {
@@ -246,7 +255,11 @@ fn resume_check(record: &DiceRecord, variant: &str, seed: u64, entrant_specs: &[
     for (seat, settings) in record.settings.iter().enumerate() {
         let spec = &entrant_specs[seating[seat]];
         if *settings != spec.settings_text() {
-            return Err(format!("player {} played with '{settings}', this match gives '{}'", seat + 1, spec.settings_text()));
+            return Err(format!(
+                "player {} played with '{settings}', this match gives '{}'",
+                seat + 1,
+                spec.settings_text()
+            ));
         }
     }
     Ok(())
