@@ -332,27 +332,29 @@ fn a_clean_sweep_reports_a_one_sided_bound() {
         }
         let out = steere(&args);
         assert!(out.status.success(), "{}", text(&out.stderr));
-        text(&out.stdout)
+        (text(&out.stdout), text(&out.stderr))
     };
     let hopeless = hopeless_engine(&dir);
     let steere_d1 = [STEERE, "name=s", "depth=1"];
     let fake = [hopeless.as_str(), "name=h", "depth=1"];
     // 10-0: 5 pairs all won. The chance q of winning a pair is at least 0.05^(1/5) = 0.549280
     // (95%, one-sided), and so is the score: Elo >= -400 log10(1/0.549280 - 1) = +34.35.
-    let table = sweep(&steere_d1, &fake, "10", false);
+    let (table, progress) = sweep(&steere_d1, &fake, "10", false);
+    // The progress line after game 10 (stderr is no terminal: every 10 games) says the same.
+    assert!(progress.contains("s 10-0 (100.0%)  elo >= +34.4"), "{progress}");
     assert!(
         table.contains("Elo difference (s - h): at least +34.4 (95%, one-sided: every game won)"),
         "{table}"
     );
     assert!(!table.contains("+- 0.0"), "{table}");
     // 0-10 from the other side: at most -34.4.
-    let table = sweep(&fake, &steere_d1, "10", false);
+    let (table, _) = sweep(&fake, &steere_d1, "10", false);
     assert!(
         table.contains("Elo difference (h - s): at most -34.4 (95%, one-sided: every game lost)"),
         "{table}"
     );
     // One pair proves little: 0.05^(1/1) = 0.05, -400 log10(19) = -511.50.
-    let json: Value = serde_json::from_str(sweep(&steere_d1, &fake, "2", true).trim()).unwrap();
+    let json: Value = serde_json::from_str(sweep(&steere_d1, &fake, "2", true).0.trim()).unwrap();
     let elo = &json["elo"];
     assert_eq!((elo["elo"].is_null(), elo["error95"].is_null(), elo["los"].is_null()), (true, true, true));
     assert_eq!(elo["one_sided"]["bound"], "lower");

@@ -379,8 +379,8 @@ fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), Stri
     let end = driver.run(slice, engines, tally, play)?;
     let (tally, sprt_state) = (&end.tally, end.sprt.as_ref());
     if args.json {
-        let mut info = ShardInfo::new(args.shard_or_whole(), &fingerprint, Kind::Board, variant.name(), 0);
-        info.seed = args.seed.unwrap_or(0);
+        let seed = args.seed.unwrap_or(0);
+        let mut info = ShardInfo::new(args.shard_or_whole(), &fingerprint, Kind::Board, variant.name(), seed);
         info.sprt = sprt;
         info.planned_games = planned_games;
         info.complete = !end.interrupted && tally.games == planned_games;

@@ -208,7 +208,7 @@ pub fn progress_line(tally: &Tally, planned_games: Option<u64>, sprt: Option<&Sp
         let (w, d, l) = (tally.wins[0], tally.draws, tally.wins[1]);
         let _ = write!(line, "  {} +{w} ={d} -{l} ({score:.1}%)", tally.names[0]);
     }
-    progress_tests(&mut line, elo_estimate(&tally.penta), sprt);
+    progress_tests(&mut line, Some(&tally.penta), sprt);
     line
 }
 
@@ -221,10 +221,17 @@ pub(super) fn progress_games(games: u64, planned_games: Option<u64>) -> String {
     line
 }
 
-/// The end of a progress line: the Elo estimate, if any, and the SPRT's LLR with its bounds.
-pub(super) fn progress_tests(line: &mut String, elo: Option<EloEstimate>, sprt: Option<&SprtState>) {
-    if let Some(e) = elo {
-        let _ = write!(line, "  elo {} +- {:.1}", signed(e.elo), e.error95);
+/// The end of a progress line: the Elo estimate of the complete units of `penta`, if any (a
+/// one-sided bound after a clean sweep), and the SPRT's LLR with its bounds.
+pub(super) fn progress_tests(line: &mut String, penta: Option<&Pentanomial>, sprt: Option<&SprtState>) {
+    match (penta.and_then(one_sided_bound), penta.and_then(elo_estimate)) {
+        (Some(b), _) => {
+            let _ = write!(line, "  elo {} {}", if b.won { ">=" } else { "<=" }, signed(b.elo));
+        }
+        (None, Some(e)) => {
+            let _ = write!(line, "  elo {} +- {:.1}", signed(e.elo), e.error95);
+        }
+        (None, None) => {}
     }
     if let Some(s) = sprt {
         let (lower, upper) = s.sprt.bounds();
