@@ -150,7 +150,7 @@ fn check_parts(parts: &[Part]) -> Result<(), String> {
         }
         if !info.complete {
             return Err(format!(
-                "{shown}: shard {}/{} was interrupted before its {} games; finish it with --resume first",
+                "{shown}: shard {}/{} did not finish its {} games (interrupted?); finish it with --resume first",
                 info.index, info.count, info.planned_games
             ));
         }
