@@ -163,9 +163,11 @@ enum Command {
     /// of a pentanomial SPRT on game pairs, which stops the match when it decides.
     /// Dice games (--variant cantstop) take 2 to 4 players (--players, --engine3, --engine4)
     /// and play each seeded dice stream once per seat rotation (duplicate play); see DICE GAMES
-    /// below. See docs/matches.md.
+    /// below. --shard K/N plays one slice of the match, `steere match merge FILE...` adds the
+    /// shards' --json; Ctrl-C or SIGTERM stops a match with the report of its games so far, and
+    /// --resume FILE continues it from its record file. See docs/matches.md.
     /// Example: steere match --engine1 steere name=d4 depth=4 --engine2 steere name=d1 depth=1
-    Match(steere::tools::matches::MatchArgs),
+    Match(Box<steere::tools::matches::MatchArgs>),
     /// Generate an opening book for `steere match` (positions/openings-VARIANT.fen), reproducibly.
     ///
     /// Samples distinct positions a few random plies from the start (seeded), keeps those that

@@ -5,10 +5,14 @@
 //! What differs between the runners comes in from outside: how a game number becomes a game
 //! played (a closure), and the record, tally and progress line ([`MatchTally`]). The game
 //! counter, the stop flag, the channel, the record file and the SPRT are here once, so that a
-//! change to how matches run (sharding, interrupt and resume) is made once for both.
+//! change to how matches run is made once for both: the games played are a [`Slice`] of the
+//! schedule (`--shard`, less the games of a `--resume`d record file), and a SIGINT or SIGTERM
+//! ([`super::interrupt`]) raises the stop flag as a verdict does.
 
 use super::MatchArgs;
+use super::interrupt;
 use super::report::SprtState;
+use super::slice::Slice;
 use super::stats::{Pentanomial, Sprt, Verdict};
 use std::fs::File;
 use std::io::{IsTerminal, Write};
@@ -47,11 +51,16 @@ pub struct Outcome<T> {
     pub sprt: Option<SprtState>,
     /// From the first game to the last.
     pub elapsed: Duration,
+    /// True when a signal stopped the match before its games ran out.
+    pub interrupted: bool,
 }
 
 impl<T> Outcome<T> {
     /// The note after the table's first line: whether the SPRT cut the match short.
     pub fn stop_note(&self) -> &'static str {
+        if self.interrupted {
+            return " (interrupted)";
+        }
         match self.sprt.map(|s| s.verdict) {
             Some(Verdict::H0 | Verdict::H1) => " (stopped by the SPRT)",
             _ => "",
@@ -70,13 +79,16 @@ pub struct Driver {
     fixed_length: bool,
     /// `--progress`: a line every N games when stderr is not a terminal.
     progress: u64,
+    /// False for a shard: its SPRT is reported but stops nothing, as the verdict belongs to
+    /// the merged shards.
+    sprt_stops: bool,
 }
 
 impl Driver {
     /// Opens the record file. Called before any engine starts, so that a bad `--pgn` path
     /// stops the match before the engines cost anything.
     pub fn new(args: &MatchArgs, sprt: Option<Sprt>) -> Result<Driver, String> {
-        let record_file = match &args.pgn {
+        let record_file = match args.record_path() {
             Some(path) => Some(
                 std::fs::OpenOptions::new()
                     .create(true)
@@ -91,37 +103,42 @@ impl Driver {
             fixed_length: args.rounds.is_some() || args.games.is_some() || sprt.is_none(),
             sprt,
             progress: args.progress,
+            sprt_stops: args.shard.is_none(),
         })
     }
 
-    /// Plays games `0 .. total_games`, each game slot of `slots` in a thread of its own calling
-    /// `play` with its slot, the game's number and the stop flag (`None`: stopped, the game is
-    /// dropped). Ends when the games run out or the SPRT decides; an error writing the record
-    /// file stops the match and is returned.
-    pub fn run<T, S, P>(
-        self,
-        total_games: u64,
-        slots: Vec<S>,
-        tally: T,
-        play: P,
-    ) -> Result<Outcome<T>, String>
+    /// Plays the games of `slice` not yet done, each game slot of `slots` in a thread of its own
+    /// calling `play` with its slot, the game's number and the stop flag (`None`: stopped, the
+    /// game is dropped). `tally` holds the games already done (resumed). Ends when the games run
+    /// out, the SPRT decides or a signal interrupts; an error writing the record file stops the
+    /// match and is returned.
+    pub fn run<T, S, P>(self, slice: Slice, slots: Vec<S>, tally: T, play: P) -> Result<Outcome<T>, String>
     where
         T: MatchTally,
         S: Send,
         P: Fn(&mut S, u64, &AtomicBool) -> Option<T::Record> + Sync,
     {
+        interrupt::install();
         let start = Instant::now();
-        let counter = Counter { total_games, next_game: AtomicU64::new(0), stop: AtomicBool::new(false) };
+        let planned = slice.planned_games();
+        let counter = Counter { slice, next_position: AtomicU64::new(0), stop: AtomicBool::new(false) };
         let mut main = MainThread {
+            sprt: self.sprt.map(|sprt| initial_sprt(sprt, tally.penta())),
             tally,
-            sprt: self.sprt.map(|sprt| SprtState { sprt, llr: 0.0, verdict: Verdict::Continue }),
             record_file: self.record_file,
-            planned: self.fixed_length.then_some(total_games),
+            planned: self.fixed_length.then_some(planned),
             progress: self.progress,
             terminal: std::io::stderr().is_terminal(),
             write_error: None,
+            sprt_stops: self.sprt_stops,
         };
+        // A resumed match whose test had already decided plays nothing more.
+        if self.sprt_stops && main.sprt.is_some_and(|s| s.verdict != Verdict::Continue) {
+            counter.stop.store(true, Ordering::Relaxed);
+        }
+        let finished = AtomicBool::new(false);
         std::thread::scope(|scope| {
+            scope.spawn(|| watch_signals(&counter.stop, &finished));
             let (sender, results) = channel::<T::Record>();
             for slot in slots {
                 let sender = sender.clone();
@@ -130,27 +147,52 @@ impl Driver {
             }
             drop(sender);
             for record in results {
-                if counter.stop.load(Ordering::Relaxed) {
-                    continue; // finished after the verdict: not counted
+                if counter.stop.load(Ordering::Relaxed) || interrupt::interrupted() {
+                    continue; // finished after the verdict or the signal: not counted
                 }
                 main.take(&record, &counter.stop);
             }
+            finished.store(true, Ordering::Relaxed);
         });
         if main.terminal {
             eprintln!();
         }
         match main.write_error {
             Some(e) => Err(e),
-            None => Ok(Outcome { tally: main.tally, sprt: main.sprt, elapsed: start.elapsed() }),
+            None => Ok(Outcome {
+                tally: main.tally,
+                sprt: main.sprt,
+                elapsed: start.elapsed(),
+                interrupted: interrupt::interrupted(),
+            }),
         }
+    }
+}
+
+/// The test's state before the first game: run on the resumed games, if any.
+fn initial_sprt(sprt: Sprt, penta: &Pentanomial) -> SprtState {
+    let llr = sprt.llr(penta);
+    SprtState { sprt, llr, verdict: sprt.verdict(llr) }
+}
+
+/// Turns a signal into the stop flag (polled: a signal handler may do next to nothing), until
+/// the match is over.
+fn watch_signals(stop: &AtomicBool, finished: &AtomicBool) {
+    while !finished.load(Ordering::Relaxed) {
+        if interrupt::interrupted() {
+            stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
 /// The games to play, shared by the game slots.
 struct Counter {
-    total_games: u64,
-    /// The number of the next game to start.
-    next_game: AtomicU64,
+    /// The games of this run.
+    slice: Slice,
+    /// The position in the slice of the next game to consider.
+    next_position: AtomicU64,
     /// Raised by the main thread when the match is over: slots abandon their games.
     stop: AtomicBool,
 }
@@ -164,9 +206,12 @@ where
         if counter.stop.load(Ordering::Relaxed) {
             return;
         }
-        let index = counter.next_game.fetch_add(1, Ordering::Relaxed);
-        if index >= counter.total_games {
+        let position = counter.next_position.fetch_add(1, Ordering::Relaxed);
+        let Some(index) = counter.slice.game_at(position) else {
             return;
+        };
+        if counter.slice.done.contains(&index) {
+            continue; // played before the match was resumed
         }
         match play(&mut slot, index, &counter.stop) {
             Some(record) => {
@@ -190,6 +235,8 @@ struct MainThread<T> {
     terminal: bool,
     /// The first error writing the record file.
     write_error: Option<String>,
+    /// Whether a verdict stops the match (not in a shard).
+    sprt_stops: bool,
 }
 
 impl<T: MatchTally> MainThread<T> {
@@ -207,7 +254,7 @@ impl<T: MatchTally> MainThread<T> {
         if unit_done && let Some(state) = self.sprt.as_mut() {
             state.llr = state.sprt.llr(self.tally.penta());
             state.verdict = state.sprt.verdict(state.llr);
-            if state.verdict != Verdict::Continue {
+            if state.verdict != Verdict::Continue && self.sprt_stops {
                 stop.store(true, Ordering::Relaxed);
             }
         }

@@ -106,6 +106,11 @@ impl Engine {
                 command.stderr(Stdio::null());
             }
         }
+        // A process group of its own: the Ctrl-C of a terminal reaches the runner alone, which
+        // then stops the match cleanly (src/tools/matches/interrupt.rs) and ends the engines
+        // itself, instead of every engine dying mid-game of the same signal.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
         let mut child =
             command.spawn().map_err(|e| format!("cannot start '{}': {e}", spec.command.join(" ")))?;
         let stdin = child.stdin.take();

@@ -11,7 +11,11 @@
 //!   ([`crate::game::Rules::parse_move_text`]);
 //! - [`record`]: the PGN-like game record, written and read back;
 //! - [`stats`]: Elo, LOS and the pentanomial SPRT; [`report`]: tally, progress, table, JSON;
-//! - [`driver`]: the loop of game slots and main thread below, for board and dice games.
+//! - [`driver`]: the loop of game slots and main thread below, for board and dice games;
+//! - [`slice`]: the games of a shard (`--shard K/N`) less those already played (`--resume`);
+//! - [`interrupt`]: SIGINT and SIGTERM stop a match cleanly; [`resume`]: `--resume FILE`;
+//! - [`fingerprint`]: the settings shards must share; [`shards`]: a shard's JSON and
+//!   `steere match merge`.
 //!
 //! **Scheduling.** The match is a list of games numbered from 0: game `2k` and `2k + 1` form
 //! pair `k`, played from opening `k mod B` of the book (in file order, or shuffled by `--seed`),
@@ -31,9 +35,14 @@ pub mod clock;
 pub mod dice;
 pub mod driver;
 pub mod engine;
+pub mod fingerprint;
 pub mod game;
+pub mod interrupt;
 pub mod record;
 pub mod report;
+pub mod resume;
+pub mod shards;
+pub mod slice;
 pub mod spec;
 pub mod stats;
 pub mod timing;
@@ -45,12 +54,15 @@ use crate::variants::{self, Job, Variant};
 use ask::Deadlines;
 use driver::Driver;
 use engine::Engine;
+use fingerprint::{Fingerprint, fnv1a};
 use game::{DrawCap, GameId, Player, Referee};
 use record::GameRecord;
 use report::Tally;
+use shards::{Kind, MergeArgs, ShardInfo};
+use slice::{Shard, Slice};
 use spec::EngineSpec;
 use stats::Sprt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 
 /// The most pairs a match with `--sprt` and no `--games`/`--rounds` plays before giving up.
@@ -58,8 +70,11 @@ pub const MAX_SPRT_PAIRS: u64 = 1_000_000;
 
 /// `steere match`: play games between engines and judge them.
 #[derive(clap::Args, Clone, Debug)]
-#[command(after_long_help = ENGINE_HELP)]
+#[command(after_long_help = ENGINE_HELP, subcommand_negates_reqs = true, args_conflicts_with_subcommands = true)]
 pub struct MatchArgs {
+    /// `steere match merge FILE...` instead of a match.
+    #[command(subcommand)]
+    pub action: Option<MatchAction>,
     /// The game (see `steere variants`): sent to both engines as `UCI_Variant` when it is not
     /// the default, and the rules that referee every move.
     #[arg(long, default_value = variants::DEFAULT_VARIANT)]
@@ -124,10 +139,72 @@ pub struct MatchArgs {
     /// When stderr is not a terminal, print a progress line every N games (0: never).
     #[arg(long, default_value_t = 10, value_name = "N")]
     pub progress: u64,
+    /// Play only the K-th of N slices of the schedule (whole opening pairs or dice streams,
+    /// dealt round-robin), e.g. `--shard 3/8`; merge the shards' --json with `steere match
+    /// merge`. With --sprt the test is computed but stops nothing: the merge decides.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// Continue the match whose record file is FILE (same settings): its games are counted and
+    /// not replayed, new games are appended to it. A missing FILE starts the match.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
     /// The options of dice games only, last so that their help heading covers nothing else
     /// (boxed: they would make the command line's enum of commands large).
     #[command(flatten)]
     pub dice: Box<DiceArgs>,
+}
+
+/// What `steere match` does instead of playing a match.
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum MatchAction {
+    /// Add the --json results of the shards of one match (`--shard K/N`) and print the report
+    /// of the whole match: Elo, LOS and the SPRT's verdict at the merged counts. Refuses shards
+    /// of different matches, the same shard twice and interrupted shards.
+    /// Example: steere match merge shard-*.json
+    Merge(Box<MergeArgs>),
+}
+
+impl MatchArgs {
+    /// The record file: `--resume FILE` or `--pgn FILE`.
+    pub fn record_path(&self) -> Option<&Path> {
+        self.resume.as_deref().or(self.pgn.as_deref())
+    }
+
+    /// The shard played (the whole match without `--shard`).
+    pub fn shard_or_whole(&self) -> Shard {
+        self.shard.unwrap_or(Shard::WHOLE)
+    }
+}
+
+/// The error of a match stopped by a signal, after its report was printed.
+pub(crate) fn interrupted_error(args: &MatchArgs, games: u64) -> String {
+    match args.record_path() {
+        Some(path) => format!(
+            "interrupted after {games} games; continue with the same command and --resume {}",
+            path.display()
+        ),
+        None => format!("interrupted after {games} games (no --pgn record file, so it cannot be resumed)"),
+    }
+}
+
+/// Refuses combinations of sharding and resuming that cannot work.
+fn check_shard_resume(args: &MatchArgs) -> Result<(), String> {
+    if args.shard.is_some() && args.sprt.is_some() && args.games.is_none() && args.rounds.is_none() {
+        return Err(
+            "--shard with --sprt needs --games or --rounds: a shard plays its whole slice, and the test decides at the merge"
+                .to_string(),
+        );
+    }
+    if let (Some(resume), Some(pgn)) = (&args.resume, &args.pgn)
+        && resume != pgn
+    {
+        return Err(format!(
+            "--resume {} and --pgn {}: a resumed match appends to the file it resumes",
+            resume.display(),
+            pgn.display()
+        ));
+    }
+    Ok(())
 }
 
 /// The options of `steere match` for dice games only (`--variant cantstop`).
@@ -191,6 +268,10 @@ struct Shared<G: Rules> {
 
 /// Runs a match; progress goes to stderr, the summary to stdout.
 pub fn run(args: &MatchArgs) -> Result<(), String> {
+    if let Some(MatchAction::Merge(merge)) = &args.action {
+        return shards::run_merge(merge).map_err(|e| format!("match merge: {e}"));
+    }
+    check_shard_resume(args)?;
     variants::find(&args.variant).map_err(|e| format!("--variant: {e}"))?;
     if variants::is_dice_game(&args.variant) {
         return dice::run(args);
@@ -236,14 +317,19 @@ fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), Stri
         }
     }
     let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let mut openings = match &args.openings {
+    let (mut openings, book_hash) = match &args.openings {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("--openings {}: {e}", path.display()))?;
-            book::parse_book(variant, &text).map_err(|e| format!("--openings {}: {e}", path.display()))?
+            let book = book::parse_book(variant, &text)
+                .map_err(|e| format!("--openings {}: {e}", path.display()))?;
+            (book, fnv1a(text.as_bytes()))
         }
-        None => book::parse_book(variant, variant.info.openings)
-            .map_err(|e| format!("built-in book of {}: {e}", variant.name()))?,
+        None => {
+            let book = book::parse_book(variant, variant.info.openings)
+                .map_err(|e| format!("built-in book of {}: {e}", variant.name()))?;
+            (book, fnv1a(variant.info.openings.as_bytes()))
+        }
     };
     if let Some(seed) = args.seed {
         SplitMix64(seed).shuffle(&mut openings);
@@ -257,6 +343,17 @@ fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), Stri
         (None, None) if sprt.is_some() => MAX_SPRT_PAIRS,
         (None, None) => openings.len() as u64,
     };
+    let cap = draw_cap::<G>(args);
+    let fingerprint = board_fingerprint(args, variant.name(), &specs, book_hash, pairs, cap, sprt.as_ref());
+    let mut slice = Slice::new(pairs, 2, args.shard_or_whole());
+    let planned_games = slice.planned_games();
+    let mut tally = Tally::default();
+    if let Some(path) = &args.resume {
+        let check = |r: &GameRecord| resume_check(r, &openings, &specs);
+        let parse = |text: &str| resume::parse_board_records(text, variant.name());
+        let number = |r: &GameRecord| r.number.checked_sub(1);
+        resume::load(path, parse, number, check, &mut slice, &mut tally)?;
+    }
     let driver = Driver::new(args, sprt)?;
 
     // Start every engine once before the first game, so that a bad command, a failing
@@ -274,16 +371,79 @@ fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), Stri
         specs,
         names: names.clone(),
         openings,
-        referee: Referee { deadlines: Deadlines::of(args), cap: draw_cap::<G>(args) },
+        referee: Referee { deadlines: Deadlines::of(args), cap },
     };
+    tally.names = names;
     let play =
         |slot: &mut [Option<Engine>; 2], index: u64, stop: &AtomicBool| play_game(&shared, slot, index, stop);
-    let end = driver.run(pairs.saturating_mul(2), engines, Tally::new(names), play)?;
-    let (tally, sprt) = (&end.tally, end.sprt.as_ref());
+    let end = driver.run(slice, engines, tally, play)?;
+    let (tally, sprt_state) = (&end.tally, end.sprt.as_ref());
     if args.json {
-        crate::outln!("{}", report::json(tally, sprt, end.elapsed));
+        let seed = args.seed.unwrap_or(0);
+        let mut info = ShardInfo::new(args.shard_or_whole(), &fingerprint, Kind::Board, variant.name(), seed);
+        info.sprt = sprt;
+        info.planned_games = planned_games;
+        info.complete = !end.interrupted && tally.games == planned_games;
+        info.elapsed_s = end.elapsed.as_secs_f64();
+        crate::outln!("{}", shards::with_shard(&report::json(tally, sprt_state, end.elapsed), &info, tally));
     } else {
-        crate::out!("{}", report::table(tally, sprt, end.elapsed, end.stop_note()));
+        crate::out!("{}", report::table(tally, sprt_state, end.elapsed, end.stop_note()));
+    }
+    if end.interrupted {
+        return Err(interrupted_error(args, tally.games));
+    }
+    Ok(())
+}
+
+/// The settings the shards of a board-game match must share (see [`fingerprint`]).
+fn board_fingerprint(
+    args: &MatchArgs,
+    variant: &str,
+    specs: &[EngineSpec; 2],
+    book_hash: u64,
+    pairs: u64,
+    cap: DrawCap,
+    sprt: Option<&Sprt>,
+) -> Fingerprint {
+    let mut f = Fingerprint::default();
+    f.push("runner", "board");
+    f.push("variant", variant);
+    f.push_engine("engine1", &specs[0]);
+    f.push_engine("engine2", &specs[1]);
+    f.push("openings", format!("{book_hash:016x}"));
+    f.push("seed", args.seed.map_or("none".to_string(), |s| s.to_string()));
+    f.push("pairs", pairs);
+    let limit = |n: Option<u32>| n.map_or("off".to_string(), |n| n.to_string());
+    f.push("draw-reversible-plies", limit(cap.reversible_plies));
+    f.push("draw-max-plies", limit(cap.max_plies));
+    f.push("timemargin", args.timemargin);
+    f.push("move-timeout", args.move_timeout);
+    f.push_sprt(sprt);
+    f
+}
+
+/// Checks that a resumed game is the one this match plays under its number: its opening and
+/// the settings of the engine on each side.
+fn resume_check<G: Rules>(
+    record: &GameRecord,
+    openings: &[G],
+    specs: &[EngineSpec; 2],
+) -> Result<(), String> {
+    let pair = record.pair - 1;
+    let opening = openings[(pair % openings.len() as u64) as usize].fen();
+    if record.fen != opening {
+        return Err(format!("its opening is {}, this match's is {opening}", record.fen));
+    }
+    let (white, black) = if record.game_in_pair == 1 { (0, 1) } else { (1, 0) };
+    for (side, settings, spec) in
+        [("White", &record.white_settings, &specs[white]), ("Black", &record.black_settings, &specs[black])]
+    {
+        if *settings != spec.settings_text() {
+            return Err(format!(
+                "{side} played with '{settings}', this match gives '{}'",
+                spec.settings_text()
+            ));
+        }
     }
     Ok(())
 }

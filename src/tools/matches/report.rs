@@ -8,7 +8,7 @@
 
 use super::driver::MatchTally;
 use super::record::{Category, GameRecord};
-use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict, elo_estimate, pair_index};
+use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict, elo_estimate, one_sided_bound, pair_index};
 use super::timing::Lateness;
 use crate::game::Player;
 use rustc_hash::FxHashMap;
@@ -16,8 +16,9 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 /// The running tally of a match. Engine index 0 is `--engine1`, 1 is `--engine2`; in every
-/// pair engine 1 plays White in game 1 and Black in game 2.
-#[derive(Clone, Debug, Default)]
+/// pair engine 1 plays White in game 1 and Black in game 2. Serialised whole into a shard's
+/// JSON, from which `steere match merge` adds the shards up ([`Tally::merge`]).
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Tally {
     /// The engines' names.
     pub names: [String; 2],
@@ -103,6 +104,33 @@ impl Tally {
         }
     }
 
+    /// Adds the games of another part of the same match (a shard: disjoint pairs).
+    pub fn merge(&mut self, other: &Tally) {
+        let add = |a: &mut [u64], b: &[u64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        self.games += other.games;
+        add(&mut self.wins, &other.wins);
+        for e in 0..2 {
+            add(&mut self.games_as[e], &other.games_as[e]);
+            add(&mut self.wins_as[e], &other.wins_as[e]);
+            add(&mut self.draws_as[e], &other.draws_as[e]);
+            add(&mut self.losses_by[e], &other.losses_by[e]);
+            self.lateness[e].merge(&other.lateness[e]);
+        }
+        self.draws += other.draws;
+        add(&mut self.draws_by, &other.draws_by);
+        self.plies += other.plies;
+        add(&mut self.penta, &other.penta);
+        for (&pair, &half_points) in &other.half_pairs {
+            // A pair split between two parts (not so with shards, whose pairs stay whole).
+            match self.half_pairs.remove(&pair) {
+                Some(first) => self.penta[pair_index(first + half_points)] += 1,
+                None => {
+                    self.half_pairs.insert(pair, half_points);
+                }
+            }
+        }
+    }
+
     /// Games lost by engine `e`.
     pub fn losses(&self, e: usize) -> u64 {
         self.games - self.wins[e] - self.draws
@@ -180,7 +208,7 @@ pub fn progress_line(tally: &Tally, planned_games: Option<u64>, sprt: Option<&Sp
         let (w, d, l) = (tally.wins[0], tally.draws, tally.wins[1]);
         let _ = write!(line, "  {} +{w} ={d} -{l} ({score:.1}%)", tally.names[0]);
     }
-    progress_tests(&mut line, elo_estimate(&tally.penta), sprt);
+    progress_tests(&mut line, Some(&tally.penta), sprt);
     line
 }
 
@@ -193,10 +221,17 @@ pub(super) fn progress_games(games: u64, planned_games: Option<u64>) -> String {
     line
 }
 
-/// The end of a progress line: the Elo estimate, if any, and the SPRT's LLR with its bounds.
-pub(super) fn progress_tests(line: &mut String, elo: Option<EloEstimate>, sprt: Option<&SprtState>) {
-    if let Some(e) = elo {
-        let _ = write!(line, "  elo {} +- {:.1}", signed(e.elo), e.error95);
+/// The end of a progress line: the Elo estimate of the complete units of `penta`, if any (a
+/// one-sided bound after a clean sweep), and the SPRT's LLR with its bounds.
+pub(super) fn progress_tests(line: &mut String, penta: Option<&Pentanomial>, sprt: Option<&SprtState>) {
+    match (penta.and_then(one_sided_bound), penta.and_then(elo_estimate)) {
+        (Some(b), _) => {
+            let _ = write!(line, "  elo {} {}", if b.won { ">=" } else { "<=" }, signed(b.elo));
+        }
+        (None, Some(e)) => {
+            let _ = write!(line, "  elo {} +- {:.1}", signed(e.elo), e.error95);
+        }
+        (None, None) => {}
     }
     if let Some(s) = sprt {
         let (lower, upper) = s.sprt.bounds();
@@ -270,8 +305,21 @@ pub fn table(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration, stop_no
 }
 
 /// The Elo line of a table: engine 1 minus engine 2 from the completed units (`pair`, `dice
-/// stream`) of `penta`, or that there is none yet.
+/// stream`) of `penta`, or that there is none yet. When engine 1 won or lost every game, a
+/// one-sided bound ([`one_sided_bound`]): an interval of width zero would claim a precision
+/// the data does not have.
 pub(super) fn elo_line(out: &mut String, names: [&str; 2], penta: &Pentanomial, unit: &str) {
+    if let Some(bound) = one_sided_bound(penta) {
+        let (side, games) = if bound.won { ("at least", "won") } else { ("at most", "lost") };
+        let _ = writeln!(
+            out,
+            "Elo difference ({} - {}): {side} {} (95%, one-sided: every game {games})",
+            names[0],
+            names[1],
+            signed(bound.elo)
+        );
+        return;
+    }
     match elo_estimate(penta) {
         Some(EloEstimate { elo, error95, los, .. }) => {
             let _ = writeln!(
@@ -376,7 +424,7 @@ pub fn json(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration) -> Strin
         ));
     }
     let [white, black] = tally.color_wins();
-    let elo = elo_json(elo_estimate(&tally.penta));
+    let elo = elo_json(Some(&tally.penta));
     let sprt = sprt_json(sprt);
     let penta: Vec<String> = tally.penta.iter().map(u64::to_string).collect();
     format!(
@@ -413,17 +461,29 @@ pub(super) fn lateness_json(lateness: &Lateness) -> String {
     }
 }
 
-/// The Elo estimate as JSON (`null` without one).
-pub(super) fn elo_json(estimate: Option<EloEstimate>) -> String {
-    match estimate {
-        Some(e) => format!(
-            "{{\"elo\":{},\"error95\":{},\"los\":{},\"score\":{}}}",
+/// The Elo estimate of the complete units of `penta` as JSON (`null` without one, or when
+/// `penta` is `None`). When engine 1 won or lost every game, `elo`, `error95` and `los` are
+/// `null` and `one_sided` holds the bound (`{bound: "lower"|"upper", elo, units}`); otherwise
+/// `one_sided` is `null`.
+pub(super) fn elo_json(penta: Option<&Pentanomial>) -> String {
+    let Some(e) = penta.and_then(elo_estimate) else {
+        return "null".to_string();
+    };
+    match penta.and_then(one_sided_bound) {
+        Some(b) => format!(
+            "{{\"elo\":null,\"error95\":null,\"los\":null,\"score\":{},\"one_sided\":{{\"bound\":\"{}\",\"elo\":{},\"units\":{}}}}}",
+            json_number(e.score),
+            if b.won { "lower" } else { "upper" },
+            json_number(b.elo),
+            b.units
+        ),
+        None => format!(
+            "{{\"elo\":{},\"error95\":{},\"los\":{},\"score\":{},\"one_sided\":null}}",
             json_number(e.elo),
             json_number(e.error95),
             json_number(e.los),
             json_number(e.score)
         ),
-        None => "null".to_string(),
     }
 }
 

@@ -150,6 +150,37 @@ pub fn elo_estimate(penta: &Pentanomial) -> Option<EloEstimate> {
     })
 }
 
+/// The one-sided 95% bound of a match in which every complete unit (pair, dice stream) went
+/// the same way: then the sample has no spread, the normal interval of [`elo_estimate`] has
+/// width zero, and only a bound means anything.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct OneSided {
+    /// True when engine 1 won every game (the bound is a lower one), false when it lost every
+    /// game (an upper one).
+    pub won: bool,
+    /// The bound, in logistic Elo (engine 1 minus engine 2).
+    pub elo: f64,
+    /// The units it rests on.
+    pub units: u64,
+}
+
+/// The one-sided 95% bound when engine 1 scored 100% or 0% over the complete units of
+/// `penta`, else `None`. With `N` independent units all won (`WW`), the chance `q` of a unit
+/// being won satisfies `q^N >= 0.05` at 95% confidence, so `q >= 0.05^(1/N)` (the exact,
+/// Clopper-Pearson, one-sided bound for N successes in N trials); the expected score is at
+/// least `q`, whatever the correlation of the games within a unit, so the Elo is at least
+/// `elo(0.05^(1/N))`. A clean loss mirrors it.
+pub fn one_sided_bound(penta: &Pentanomial) -> Option<OneSided> {
+    let units: u64 = penta.iter().sum();
+    let won = units > 0 && penta[4] == units;
+    let lost = units > 0 && penta[0] == units;
+    if !(won || lost) {
+        return None;
+    }
+    let bound = elo_of_score(0.05f64.powf(1.0 / units as f64));
+    Some(OneSided { won, elo: if won { bound } else { -bound }, units })
+}
+
 /// The generalised log-likelihood ratio, divided by the number of observations, of "the mean
 /// is `s1`" against "the mean is `s0`" for the empirical distribution `pdf` (value,
 /// probability pairs with positive probabilities and values on both sides of `s0` and `s1`).
@@ -184,7 +215,7 @@ fn mle_with_mean(pdf: &[(f64, f64)], s: f64) -> Vec<f64> {
 
 /// The SPRT's parameters: H0 elo = `elo0` against H1 elo = `elo1` (logistic Elo), with error
 /// rates `alpha` (accepting H1 when H0 holds) and `beta` (accepting H0 when H1 holds).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Sprt {
     /// Elo under H0.
     pub elo0: f64,
@@ -263,5 +294,26 @@ impl Sprt {
         } else {
             Verdict::Continue
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clean_sweep_has_a_one_sided_bound() {
+        // 10 pairs all won: q >= 0.05^(1/10) = 0.741134, Elo >= -400 log10(1/0.741134 - 1)
+        // = +182.729 (computed by hand with a calculator, not by this code).
+        let won = one_sided_bound(&[0, 0, 0, 0, 10]).unwrap();
+        assert!(won.won && won.units == 10 && (won.elo - 182.729).abs() < 1e-3, "{won:?}");
+        let lost = one_sided_bound(&[3, 0, 0, 0, 0]).unwrap();
+        // 3 pairs all lost: engine 2 wins a pair with q >= 0.05^(1/3) = 0.368403, so engine 1's
+        // Elo is at most 400 log10(1/0.368403 - 1) = +93.647: three pairs do not even prove it
+        // weaker.
+        assert!(!lost.won && (lost.elo - 93.647).abs() < 1e-3, "{lost:?}");
+        // Anything but a clean sweep, or nothing at all, has no one-sided bound.
+        assert_eq!(one_sided_bound(&[0, 0, 1, 0, 9]), None);
+        assert_eq!(one_sided_bound(&[0, 0, 0, 0, 0]), None);
     }
 }

@@ -29,8 +29,9 @@ impl MoveTiming {
     }
 }
 
-/// The lateness samples of one engine.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// The lateness samples of one engine (kept whole, so that the shards of a match merge into
+/// the same percentiles as the whole match).
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Lateness {
     samples: Vec<f64>,
 }
@@ -52,6 +53,11 @@ impl Lateness {
     /// Adds one move.
     pub fn add(&mut self, timing: MoveTiming) {
         self.samples.push(timing.lateness_ms());
+    }
+
+    /// Adds the moves of another part of the match (a shard).
+    pub fn merge(&mut self, other: &Lateness) {
+        self.samples.extend_from_slice(&other.samples);
     }
 
     /// The median, 99th percentile and maximum, or `None` without a timed move.

@@ -25,7 +25,11 @@ use super::MatchArgs;
 use super::ask::Deadlines;
 use super::driver::Driver;
 use super::engine::Engine;
+use super::fingerprint::Fingerprint;
 use super::game::Player;
+use super::resume;
+use super::shards::{self, Kind, ShardInfo};
+use super::slice::Slice;
 use super::spec::EngineSpec;
 use super::stats::Sprt;
 use crate::game::ChanceRules;
@@ -137,11 +141,24 @@ fn run_match<G: ChanceRules>(variant: ChanceVariant<G>, args: &MatchArgs) -> Res
         (None, None) if sprt.is_some() => super::MAX_SPRT_PAIRS,
         (None, None) => DEFAULT_STREAMS,
     };
+    let entrant_engine = schedule::entrant_engines(players, specs.len());
+    let seed = args.seed.unwrap_or(0);
+    let max_turns = args.dice.max_turns.unwrap_or(DEFAULT_MAX_TURNS);
+    let fingerprint =
+        dice_fingerprint(args, variant.name(), &specs, players, streams, max_turns, sprt.as_ref());
+    let entrant_specs: Vec<EngineSpec> = entrant_engine.iter().map(|&e| specs[e].clone()).collect();
+    let mut slice = Slice::new(streams, players as u64, args.shard_or_whole());
+    let planned_games = slice.planned_games();
+    let mut tally = DiceTally::new(vec![String::new(); specs.len()], players);
+    if let Some(path) = &args.resume {
+        let check = |r: &DiceRecord| resume_check(r, variant.name(), seed, &entrant_specs);
+        let number = |r: &DiceRecord| r.game.checked_sub(1);
+        resume::load(path, record::parse_dice_records, number, check, &mut slice, &mut tally)?;
+    }
     let driver = Driver::new(args, sprt)?;
 
     // Start every process once before the first game, so that a bad command, a failing
     // handshake or an unknown option stops the match at once with a clear message.
-    let entrant_engine = schedule::entrant_engines(players, specs.len());
     let mut slots: Vec<Vec<Option<Engine>>> = Vec::new();
     for _ in 0..args.concurrency {
         let mut slot = Vec::new();
@@ -153,28 +170,97 @@ fn run_match<G: ChanceRules>(variant: ChanceVariant<G>, args: &MatchArgs) -> Res
     }
     let engine_names = engine_names(&specs, &entrant_engine, &slots[0]);
     let entrant_names = entrant_names(&engine_names, &entrant_engine);
-    let seed = args.seed.unwrap_or(0);
+    tally.names = engine_names;
     let shared = Shared {
         variant,
-        specs: entrant_engine.iter().map(|&e| specs[e].clone()).collect(),
+        specs: entrant_specs,
         names: entrant_names,
         players,
         seed,
-        referee: DiceReferee {
-            deadlines: Deadlines::of(args),
-            max_turns: args.dice.max_turns.unwrap_or(DEFAULT_MAX_TURNS),
-        },
+        referee: DiceReferee { deadlines: Deadlines::of(args), max_turns },
     };
     let play =
         |slot: &mut Vec<Option<Engine>>, index: u64, stop: &AtomicBool| play_game(&shared, slot, index, stop);
-    let total_games = streams.saturating_mul(players as u64);
-    let end = driver.run(total_games, slots, DiceTally::new(engine_names, players), play)?;
-    let (tally, sprt) = (&end.tally, end.sprt.as_ref());
+    let end = driver.run(slice, slots, tally, play)?;
+    let (tally, sprt_state) = (&end.tally, end.sprt.as_ref());
     if args.json {
-        crate::outln!("{}", report::json(tally, variant.name(), seed, sprt, end.elapsed));
+        let mut info = ShardInfo::new(args.shard_or_whole(), &fingerprint, Kind::Dice, variant.name(), seed);
+        info.sprt = sprt;
+        info.planned_games = planned_games;
+        info.complete = !end.interrupted && tally.games == planned_games;
+        info.elapsed_s = end.elapsed.as_secs_f64();
+        let json = report::json(tally, variant.name(), seed, sprt_state, end.elapsed);
+        crate::outln!("{}", shards::with_shard(&json, &info, tally));
     } else {
         let header = format!("{}, seed {seed}", variant.name());
-        crate::out!("{}", report::table(tally, &header, sprt, end.elapsed, end.stop_note()));
+        crate::out!("{}", report::table(tally, &header, sprt_state, end.elapsed, end.stop_note()));
+    }
+    if end.interrupted {
+        return Err(super::interrupted_error(args, tally.games));
+    }
+    Ok(())
+}
+
+/// The settings the shards of a dice match must share (see [`super::fingerprint`]).
+fn dice_fingerprint(
+    args: &MatchArgs,
+    variant: &str,
+    specs: &[EngineSpec],
+    players: usize,
+    streams: u64,
+    max_turns: u32,
+    sprt: Option<&Sprt>,
+) -> Fingerprint {
+    let mut f = Fingerprint::default();
+    f.push("runner", "dice");
+    f.push("variant", variant);
+    f.push("players", players);
+    for (e, spec) in specs.iter().enumerate() {
+        f.push_engine(&format!("engine{}", e + 1), spec);
+    }
+    f.push("seed", args.seed.unwrap_or(0));
+    f.push("streams", streams);
+    f.push("max-turns", max_turns);
+    f.push("timemargin", args.timemargin);
+    f.push("move-timeout", args.move_timeout);
+    f.push_sprt(sprt);
+    f
+}
+
+/// Checks that a resumed game is the one this match plays under its number: the variant, the
+/// players, its place (stream, rotation), its dice and the settings of every seat.
+fn resume_check(
+    record: &DiceRecord,
+    variant: &str,
+    seed: u64,
+    entrant_specs: &[EngineSpec],
+) -> Result<(), String> {
+    let players = entrant_specs.len();
+    if record.variant != variant || record.players != players {
+        return Err(format!("a {}-player game of {}", record.players, record.variant));
+    }
+    let index = record.game - 1;
+    let (stream, rotation) = (schedule::stream_of(index, players), schedule::rotation_of(index, players));
+    if (record.stream, record.rotation) != (stream, rotation) {
+        return Err(format!(
+            "stream {} rotation {}, where this match has stream {stream} rotation {rotation}",
+            record.stream, record.rotation
+        ));
+    }
+    let dice = format!("{:016x}", schedule::stream_seed(seed, stream));
+    if record.dice != dice {
+        return Err(format!("dice {}, this match's are {dice} (another --seed?)", record.dice));
+    }
+    let seating = schedule::seating(players, rotation);
+    for (seat, settings) in record.settings.iter().enumerate() {
+        let spec = &entrant_specs[seating[seat]];
+        if *settings != spec.settings_text() {
+            return Err(format!(
+                "player {} played with '{settings}', this match gives '{}'",
+                seat + 1,
+                spec.settings_text()
+            ));
+        }
     }
     Ok(())
 }

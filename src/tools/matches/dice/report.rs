@@ -7,7 +7,6 @@ use crate::tools::matches::report::{
     SprtState, elo_json, elo_line, json_number, json_string, lateness_json, progress_games, progress_tests,
     reason_list, reasons_json, sprt_json, sprt_line, timing_lines,
 };
-use crate::tools::matches::stats::elo_estimate;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -33,7 +32,7 @@ pub fn progress_line(tally: &DiceTally, planned_games: Option<u64>, sprt: Option
     if tally.unfinished > 0 {
         let _ = write!(line, "  unfinished {}", tally.unfinished);
     }
-    progress_tests(&mut line, elo_estimate(&tally.penta).filter(|_| tally.players == 2), sprt);
+    progress_tests(&mut line, Some(&tally.penta).filter(|_| tally.players == 2), sprt);
     line
 }
 
@@ -148,7 +147,7 @@ pub fn json(
             lateness_json(&tally.lateness[e])
         ));
     }
-    let elo = elo_json(elo_estimate(&tally.penta).filter(|_| n == 2));
+    let elo = elo_json(Some(&tally.penta).filter(|_| n == 2));
     // Two players: the pentanomial, all zeros before the first complete stream.
     let penta = if n == 2 {
         format!("[{}]", tally.penta.map(|c| c.to_string()).join(","))

@@ -46,7 +46,9 @@ pub fn wilson(successes: u64, trials: u64) -> Option<(f64, f64)> {
 }
 
 /// The tally. Engine indices are those of `--engine1` ... `--engine4`; seats are 0-based.
-#[derive(Clone, Debug, Default)]
+/// Serialised whole into a shard's JSON, from which `steere match merge` adds the shards up
+/// ([`DiceTally::merge`]).
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct DiceTally {
     /// Players per game.
     pub players: usize,
@@ -166,6 +168,37 @@ impl DiceTally {
             self.penta[pair_index(points)] += 1;
         }
         true
+    }
+
+    /// Adds the games of another part of the same match (a shard: disjoint dice streams).
+    /// Refuses a tally of another shape (engines, players).
+    pub fn merge(&mut self, other: &DiceTally) -> Result<(), String> {
+        if other.players != self.players || other.names.len() != self.names.len() {
+            return Err("the shards have different players or engines".to_string());
+        }
+        let add = |a: &mut [u64], b: &[u64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+        self.games += other.games;
+        self.streams += other.streams;
+        add(&mut self.seats, &other.seats);
+        add(&mut self.wins, &other.wins);
+        for e in 0..self.names.len() {
+            add(&mut self.seat_games[e], &other.seat_games[e]);
+            add(&mut self.seat_wins[e], &other.seat_wins[e]);
+            add(&mut self.forfeits[e], &other.forfeits[e]);
+            self.lateness[e].merge(&other.lateness[e]);
+        }
+        add(&mut self.wins_by_seat, &other.wins_by_seat);
+        self.unfinished += other.unfinished;
+        self.forfeits_without_winner += other.forfeits_without_winner;
+        self.turns += other.turns;
+        self.events += other.events;
+        add(&mut self.penta, &other.penta);
+        for (&stream, &(finished, points)) in &other.open_streams {
+            let entry = self.open_streams.entry(stream).or_insert((0, 0));
+            entry.0 += finished;
+            entry.1 += points;
+        }
+        Ok(())
     }
 
     /// Engine `e`'s wins per seat taken, 0..1 (0 before any game).

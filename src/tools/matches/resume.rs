@@ -1,0 +1,111 @@
+//! `--resume FILE`: continue a match from its record file. The games in the file are counted
+//! as if just played (their timing excepted: the file keeps the time each move took, not the
+//! time it was allowed) and skipped by the schedule, and the new games are appended to the same
+//! file, so that a match stopped by a signal, a crash or a batch system's time limit goes on
+//! where it stopped and ends with the totals of an uninterrupted one.
+//!
+//! Every game of the file must be one this run would have played: its number in this slice of
+//! the schedule, once, with the variant, opening or dice stream and engine settings that this
+//! run gives that game (checked by the runner's `check`); anything else means other settings
+//! and is refused, naming the game. A file that does not exist yet is an empty match, so that
+//! a batch job can always be started with `--resume`.
+
+use super::driver::MatchTally;
+use super::record::{Category, GameRecord, PlayedMove, parse_records};
+use super::slice::Slice;
+use crate::game::Player;
+use std::path::Path;
+use std::time::Duration;
+
+/// Counts the games of the record file `path` into `tally` and marks them done in `slice`:
+/// `parse` reads the file's text, `number` gives a record's game number in the schedule (from
+/// 0), `check` that the record is the game this run would play under that number. Returns how
+/// many games the file held.
+pub fn load<T: MatchTally>(
+    path: &Path,
+    parse: impl Fn(&str) -> Result<Vec<T::Record>, String>,
+    number: impl Fn(&T::Record) -> Option<u64>,
+    check: impl Fn(&T::Record) -> Result<(), String>,
+    slice: &mut Slice,
+    tally: &mut T,
+) -> Result<u64, String> {
+    let shown = path.display();
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(format!("--resume {shown}: {e}")),
+    };
+    let records = parse(&text).map_err(|e| format!("--resume {shown}: {e}"))?;
+    for record in &records {
+        let number =
+            number(record).ok_or_else(|| format!("--resume {shown}: a game without a valid game number"))?;
+        let game = number + 1;
+        if !slice.holds(number) {
+            return Err(format!(
+                "--resume {shown}: game {game} is not in this match's schedule (other --games, --rounds or --shard?)"
+            ));
+        }
+        if !slice.done.insert(number) {
+            return Err(format!("--resume {shown}: game {game} is in the file twice"));
+        }
+        check(record).map_err(|e| {
+            format!("--resume {shown}: game {game}: {e} (the match was started with other settings)")
+        })?;
+        tally.add(record);
+    }
+    Ok(records.len() as u64)
+}
+
+/// Reads a board-game record file into game records (what the tally counts: numbers, result,
+/// reason, moves, opening and settings).
+pub fn parse_board_records(text: &str, variant: &'static str) -> Result<Vec<GameRecord>, String> {
+    let mut records = Vec::new();
+    for parsed in parse_records(text)? {
+        let tag = |key: &str| parsed.tag(key).unwrap_or("").to_string();
+        let number: u64 =
+            tag("Game").parse().map_err(|_| format!("a game with Game tag '{}'", tag("Game")))?;
+        if number == 0 {
+            return Err("a game numbered 0 (games count from 1)".to_string());
+        }
+        let winner = match parsed.result.as_str() {
+            "1-0" => Some(Player::P1),
+            "0-1" => Some(Player::P2),
+            "1/2-1/2" => None,
+            other => return Err(format!("game {number}: result '{other}' is not a finished game")),
+        };
+        let reason = tag("Reason");
+        let label = reason.split(':').next().unwrap_or("").trim();
+        let category = Category::from_label(label)
+            .filter(|c| c.is_draw() == winner.is_none() && *c != Category::Unfinished)
+            .ok_or_else(|| {
+                format!("game {number}: reason '{reason}' does not fit result {}", parsed.result)
+            })?;
+        let moves = parsed
+            .moves
+            .iter()
+            .map(|m| PlayedMove { text: m.clone(), time: Duration::ZERO, depth: None, score: None })
+            .collect();
+        records.push(GameRecord {
+            variant,
+            number,
+            pair: (number - 1) / 2 + 1,
+            game_in_pair: ((number - 1) % 2 + 1) as u32,
+            white: tag("White"),
+            black: tag("Black"),
+            white_settings: tag("WhiteSettings"),
+            black_settings: tag("BlackSettings"),
+            fen: tag("FEN"),
+            moves,
+            first_to_move: Player::P1,
+            winner,
+            category,
+            detail: reason,
+            timings: Vec::new(),
+        });
+        let variant_tag = parsed.tag("Variant").unwrap_or(crate::variants::DEFAULT_VARIANT);
+        if variant_tag != variant {
+            return Err(format!("game {number} is a game of {variant_tag}, not {variant}"));
+        }
+    }
+    Ok(records)
+}

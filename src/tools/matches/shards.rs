@@ -1,0 +1,261 @@
+//! Shards of a match: what a shard's `--json` adds to the report (its place, the fingerprint
+//! of the match, its raw tally), and `steere match merge`, which adds shards up and prints the
+//! report of the whole match.
+//!
+//! A shard's tally is written whole (serde), so that the merge is exact: counts add, the
+//! pentanomial adds, the timing samples are concatenated, and Elo, LOS and the SPRT are computed
+//! once, on the merged pentanomial, exactly as the unsharded match would have.
+
+use super::dice::report as dice_report;
+use super::dice::tally::DiceTally;
+use super::fingerprint::Fingerprint;
+use super::report::{self, SprtState, Tally};
+use super::slice::Shard;
+use super::stats::Sprt;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// `steere match merge`: add the `--json` results of shards and report the whole match.
+#[derive(clap::Args, Clone, Debug)]
+pub struct MergeArgs {
+    /// The `--json` output of each shard (`steere match ... --shard K/N --json > FILE`).
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// Print the merged summary as one JSON object instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Which runner played a shard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// Board games: opening pairs.
+    Board,
+    /// Dice games: dice streams.
+    Dice,
+}
+
+/// The part of a match's `--json` that merging needs: the `shard` member.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ShardInfo {
+    /// K, from 1.
+    pub index: u64,
+    /// N.
+    pub count: u64,
+    /// The hash of `settings`.
+    pub fingerprint: String,
+    /// The match's settings (see [`super::fingerprint`]), in order.
+    pub settings: Vec<(String, String)>,
+    /// The runner.
+    pub kind: Kind,
+    /// The variant's name.
+    pub variant: String,
+    /// The seed (dice games: of the dice streams).
+    pub seed: u64,
+    /// The test, if `--sprt` was given.
+    pub sprt: Option<Sprt>,
+    /// The games of the shard's slice.
+    pub planned_games: u64,
+    /// False when the shard stopped before its slice was played (a signal).
+    pub complete: bool,
+    /// Seconds the shard played.
+    pub elapsed_s: f64,
+}
+
+impl ShardInfo {
+    /// The shard of a run with `fingerprint`.
+    pub fn new(shard: Shard, fingerprint: &Fingerprint, kind: Kind, variant: &str, seed: u64) -> ShardInfo {
+        ShardInfo {
+            index: shard.index,
+            count: shard.count,
+            fingerprint: fingerprint.hash(),
+            settings: fingerprint.settings.clone(),
+            kind,
+            variant: variant.to_string(),
+            seed,
+            sprt: None,
+            planned_games: 0,
+            complete: false,
+            elapsed_s: 0.0,
+        }
+    }
+}
+
+/// A shard's `shard` member: its place, the fingerprint and the raw tally.
+#[derive(Serialize, Deserialize)]
+struct ShardMember<T> {
+    #[serde(flatten)]
+    info: ShardInfo,
+    tally: T,
+}
+
+/// `json` (one object) with the `shard` member added: `info` and the raw `tally`.
+pub fn with_shard<T: Serialize>(json: &str, info: &ShardInfo, tally: &T) -> String {
+    let member = ShardMember { info: info.clone(), tally };
+    // Serialising numbers, strings and maps with integer keys cannot fail.
+    let text = serde_json::to_string(&member).unwrap_or_default();
+    with_member(json, "shard", &text)
+}
+
+/// Adds the member `name: value` at the end of the JSON object `json`.
+fn with_member(json: &str, name: &str, value: &str) -> String {
+    let body = json.trim_end().strip_suffix('}').unwrap_or(json);
+    let comma = if body.trim_end().ends_with('{') { "" } else { "," };
+    format!("{body}{comma}\"{name}\":{value}}}")
+}
+
+/// One file given to `merge`.
+struct Part {
+    path: PathBuf,
+    info: ShardInfo,
+    tally: serde_json::Value,
+}
+
+/// Reads a shard's `--json` output.
+fn read_part(path: &Path) -> Result<Part, String> {
+    let shown = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}"))?;
+    let mut value: serde_json::Value = serde_json::from_str(text.trim())
+        .map_err(|e| format!("{shown}: not the --json output of a match ({e})"))?;
+    let member = value
+        .get_mut("shard")
+        .map(serde_json::Value::take)
+        .ok_or_else(|| format!("{shown}: not the --json output of a match (no \"shard\" member)"))?;
+    let part: ShardMember<serde_json::Value> =
+        serde_json::from_value(member).map_err(|e| format!("{shown}: a malformed \"shard\" member ({e})"))?;
+    Ok(Part { path: path.to_path_buf(), info: part.info, tally: part.tally })
+}
+
+/// Refuses parts of different matches, duplicated or incomplete shards.
+fn check_parts(parts: &[Part]) -> Result<(), String> {
+    let first = &parts[0];
+    for (i, part) in parts.iter().enumerate() {
+        let (shown, info) = (part.path.display(), &part.info);
+        if info.fingerprint != first.info.fingerprint || info.count != first.info.count {
+            return Err(format!(
+                "{shown} is a shard of another match than {} ({})",
+                first.path.display(),
+                difference(&first.info, info)
+            ));
+        }
+        if let Some(twin) = parts[..i].iter().find(|p| p.info.index == info.index) {
+            return Err(format!(
+                "{shown} and {} are both shard {}/{}: each shard may be merged once",
+                twin.path.display(),
+                info.index,
+                info.count
+            ));
+        }
+        if !info.complete {
+            return Err(format!(
+                "{shown}: shard {}/{} did not finish its {} games (interrupted?); finish it with --resume first",
+                info.index, info.count, info.planned_games
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What differs between two shards' settings, for the refusal.
+fn difference(a: &ShardInfo, b: &ShardInfo) -> String {
+    if a.count != b.count {
+        return format!("of {} shards against {}", b.count, a.count);
+    }
+    let value = |info: &ShardInfo, name: &str| {
+        info.settings.iter().find(|(n, _)| n == name).map_or("(none)".to_string(), |(_, v)| v.clone())
+    };
+    let names = a.settings.iter().chain(&b.settings).map(|(n, _)| n.as_str());
+    for name in names {
+        let (x, y) = (value(a, name), value(b, name));
+        if x != y {
+            return format!("{name} '{y}' against '{x}'");
+        }
+    }
+    format!("fingerprint {} against {}", b.fingerprint, a.fingerprint)
+}
+
+/// The note of the merged table's first line: which shards it holds.
+fn merge_note(parts: &[Part]) -> String {
+    let count = parts[0].info.count;
+    let mut held: Vec<u64> = parts.iter().map(|p| p.info.index).collect();
+    held.sort_unstable();
+    if held.len() as u64 == count {
+        return format!(" ({count} shards merged)");
+    }
+    let missing: Vec<String> = (1..=count).filter(|k| !held.contains(k)).map(|k| k.to_string()).collect();
+    format!(" ({} of {count} shards merged; missing: {})", held.len(), missing.join(", "))
+}
+
+/// Runs `steere match merge`.
+pub fn run_merge(args: &MergeArgs) -> Result<(), String> {
+    let parts = args.files.iter().map(|p| read_part(p)).collect::<Result<Vec<_>, _>>()?;
+    check_parts(&parts)?;
+    let note = merge_note(&parts);
+    if note.contains("missing") {
+        eprintln!("steere: warning: the report covers only some shards of the match{note}");
+    }
+    let info = &parts[0].info;
+    let elapsed = Duration::from_secs_f64(parts.iter().map(|p| p.info.elapsed_s.max(0.0)).sum());
+    let sprt_state = |penta| {
+        info.sprt.map(|sprt: Sprt| {
+            let llr = sprt.llr(penta);
+            SprtState { sprt, llr, verdict: sprt.verdict(llr) }
+        })
+    };
+    let held: Vec<String> = parts.iter().map(|p| p.info.index.to_string()).collect();
+    let merged_member = format!(
+        "{{\"count\":{},\"shards\":[{}],\"fingerprint\":\"{}\"}}",
+        info.count,
+        held.join(","),
+        info.fingerprint
+    );
+    let output = match info.kind {
+        Kind::Board => {
+            let mut tally: Tally = tally_of(&parts[0])?;
+            for part in &parts[1..] {
+                tally.merge(&tally_of(part)?);
+            }
+            let sprt = sprt_state(&tally.penta);
+            if args.json {
+                with_member(&report::json(&tally, sprt.as_ref(), elapsed), "merged", &merged_member) + "\n"
+            } else {
+                report::table(&tally, sprt.as_ref(), elapsed, &note)
+            }
+        }
+        Kind::Dice => {
+            let mut tally: DiceTally = tally_of(&parts[0])?;
+            for part in &parts[1..] {
+                tally.merge(&tally_of(part)?).map_err(|e| format!("{}: {e}", part.path.display()))?;
+            }
+            let sprt = sprt_state(&tally.penta);
+            if args.json {
+                let json = dice_report::json(&tally, &info.variant, info.seed, sprt.as_ref(), elapsed);
+                with_member(&json, "merged", &merged_member) + "\n"
+            } else {
+                let header = format!("{}, seed {}", info.variant, info.seed);
+                dice_report::table(&tally, &header, sprt.as_ref(), elapsed, &note)
+            }
+        }
+    };
+    crate::out!("{output}");
+    Ok(())
+}
+
+/// The raw tally of a part.
+fn tally_of<T: for<'de> Deserialize<'de>>(part: &Part) -> Result<T, String> {
+    serde_json::from_value(part.tally.clone())
+        .map_err(|e| format!("{}: a malformed tally in the \"shard\" member ({e})", part.path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn members_are_added_at_the_end() {
+        assert_eq!(with_member("{\"a\":1}", "b", "[2]"), "{\"a\":1,\"b\":[2]}");
+        assert_eq!(with_member("{}", "b", "2"), "{\"b\":2}");
+    }
+}
