@@ -29,7 +29,7 @@ mod dipole_solver;
 #[path = "dipole_solver/generate.rs"]
 mod generate;
 
-use common::{project_file, reproduce_or_write};
+use common::{operations, project_file, reproduce_or_write};
 use dipole_solver::{Analysis, Exact, Solver};
 use std::collections::{BTreeSet, HashMap};
 use steere::dipole::{Color, Move, Position, Variant};
@@ -66,25 +66,6 @@ impl Entry {
     fn features(&self) -> Vec<&str> {
         self.c0.split("; ").skip_while(|item| !item.starts_with("plies ")).skip(1).collect()
     }
-}
-
-/// Splits the operations of an EPD line at the semicolons outside double quotes (`c0` holds
-/// semicolons of its own).
-fn operations(text: &str) -> Vec<&str> {
-    let (mut out, mut start, mut quoted) = (Vec::new(), 0, false);
-    for (i, ch) in text.char_indices() {
-        match ch {
-            '"' => quoted = !quoted,
-            ';' if !quoted => {
-                out.push(text[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    assert!(!quoted, "an unterminated string in {text:?}");
-    out.push(text[start..].trim());
-    out.into_iter().filter(|op| !op.is_empty()).collect()
 }
 
 /// Reads one position line: the FEN (board and side), then `bm`, `win`/`loss`, `id`, `c0`,

@@ -34,7 +34,7 @@ mod generate;
 mod hexdame_reference;
 mod hexdame_solver;
 
-use common::{project_file, reproduce_or_write};
+use common::{operations, project_file, reproduce_or_write};
 use hexdame_reference::{Color, Position, generate as reference_moves};
 use hexdame_solver::{Analysis, Exact, Material, Solver, Value, flip, mirror};
 use std::collections::HashMap;
@@ -79,24 +79,6 @@ impl Entry {
     fn name(&self) -> String {
         format!("{} (line {})", self.id, self.line)
     }
-}
-
-/// Splits the operations of an EPD line at the semicolons outside double quotes.
-fn operations(text: &str) -> Vec<&str> {
-    let (mut out, mut start, mut quoted) = (Vec::new(), 0, false);
-    for (i, ch) in text.char_indices() {
-        match ch {
-            '"' => quoted = !quoted,
-            ';' if !quoted => {
-                out.push(text[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    assert!(!quoted, "an unterminated string in {text:?}");
-    out.push(text[start..].trim());
-    out.into_iter().filter(|op| !op.is_empty()).collect()
 }
 
 /// Reads one position line; panics with the line number on anything unexpected.

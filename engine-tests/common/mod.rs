@@ -104,3 +104,22 @@ pub fn reproduce_or_write(name: &str, text: String) {
     let current = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert!(current == text, "{name} is not reproduced; rewrite it with {REGENERATE}=1 if that is intended");
 }
+
+/// Splits the operations of an EPD line at the semicolons outside double quotes (a `c0`
+/// comment may hold semicolons of its own); panics on an unterminated string.
+pub fn operations(text: &str) -> Vec<&str> {
+    let (mut out, mut start, mut quoted) = (Vec::new(), 0, false);
+    for (i, ch) in text.char_indices() {
+        match ch {
+            '"' => quoted = !quoted,
+            ';' if !quoted => {
+                out.push(text[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(!quoted, "an unterminated string in {text:?}");
+    out.push(text[start..].trim());
+    out.into_iter().filter(|op| !op.is_empty()).collect()
+}
