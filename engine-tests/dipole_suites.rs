@@ -29,7 +29,7 @@ mod dipole_solver;
 #[path = "dipole_solver/generate.rs"]
 mod generate;
 
-use common::{operations, project_file, reproduce_or_write};
+use common::{operations, project_file, reproduce_or_write, suite_lines, thousands};
 use dipole_solver::{Analysis, Exact, Solver};
 use std::collections::{BTreeSet, HashMap};
 use steere::dipole::{Color, Move, Position, Variant};
@@ -114,19 +114,7 @@ fn parse_entry(line: usize, text: &str) -> Entry {
 
 /// Every position of the file; checks the `# variant: dipole` line before the first one.
 fn read_suite() -> Vec<Entry> {
-    let path = project_file("positions/endgames-dipole.epd");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut variant_seen = false;
-    let mut entries = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            variant_seen |= line.trim() == "# variant: dipole";
-            continue;
-        }
-        assert!(variant_seen, "line {}: a position before `# variant: dipole`", i + 1);
-        entries.push(parse_entry(i + 1, line));
-    }
-    entries
+    suite_lines("endgames-dipole.epd", "dipole").iter().map(|(line, text)| parse_entry(*line, text)).collect()
 }
 
 /// The moves' names, sorted by their bytes.
@@ -410,23 +398,10 @@ fn regenerate_dipole_endgames() {
         height = generate::MAX_HEIGHT,
         max = generate::MAX_CHECKERS,
         total = generate::MAX_TOTAL,
-        budget = thousands(generate::BUDGET),
+        budget = thousands(generate::BUDGET as u64),
         deep = generate::MAX_MOVES,
     );
     reproduce_or_write("positions/endgames-dipole.epd", header + &body);
-}
-
-/// `n` with commas between groups of three digits, as the header writes large counts.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }
 
 /// Runs the real binary.

@@ -34,7 +34,7 @@ mod generate;
 mod hexdame_reference;
 mod hexdame_solver;
 
-use common::{operations, project_file, reproduce_or_write};
+use common::{operations, project_file, reproduce_or_write, suite_lines};
 use hexdame_reference::{Color, Position, generate as reference_moves};
 use hexdame_solver::{Analysis, Exact, Material, Solver, Value, flip, mirror};
 use std::collections::HashMap;
@@ -136,19 +136,10 @@ fn parse_entry(line: usize, text: &str) -> Entry {
 
 /// Every position of the file; checks the `# variant: hexdame` line before the first one.
 fn read_suite() -> Vec<Entry> {
-    let path = project_file("positions/endgames-hexdame.epd");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut variant_seen = false;
-    let mut entries = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.starts_with('#') || line.trim().is_empty() {
-            variant_seen |= line.trim() == "# variant: hexdame";
-            continue;
-        }
-        assert!(variant_seen, "line {}: a position before `# variant: hexdame`", i + 1);
-        entries.push(parse_entry(i + 1, line));
-    }
-    entries
+    suite_lines("endgames-hexdame.epd", "hexdame")
+        .iter()
+        .map(|(line, text)| parse_entry(*line, text))
+        .collect()
 }
 
 /// Checks one line against the solver's analysis of its position.

@@ -123,3 +123,35 @@ pub fn operations(text: &str) -> Vec<&str> {
     out.push(text[start..].trim());
     out.into_iter().filter(|op| !op.is_empty()).collect()
 }
+
+/// `n` with commas between groups of three digits, as the suite files' headers write counts.
+pub fn thousands(n: impl Into<u64>) -> String {
+    let digits = n.into().to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
+/// The position lines of a suite file (`positions/NAME`), with their line numbers; checks that
+/// a `# variant: VARIANT` comment comes before the first one.
+pub fn suite_lines(name: &str, variant: &str) -> Vec<(usize, String)> {
+    let path = project_file(&format!("positions/{name}"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let marker = format!("# variant: {variant}");
+    let mut variant_seen = false;
+    let mut lines = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if line.starts_with('#') || line.trim().is_empty() {
+            variant_seen |= line.trim() == marker;
+            continue;
+        }
+        assert!(variant_seen, "{name} line {}: a position before `{marker}`", i + 1);
+        lines.push((i + 1, line.to_string()));
+    }
+    lines
+}

@@ -12,6 +12,7 @@
 //! seeded random sample of the table; the one kept is the most instructive (a wrong move exists,
 //! features the file has covered least), read off a line of best play.
 
+use crate::common::thousands;
 use crate::hexdame_reference::{Color, Kind, Position, capture_sequences_before_majority, generate};
 use crate::hexdame_solver::{Analysis, Exact, Material, Solver, Value, flip};
 use std::collections::BTreeMap;
@@ -246,19 +247,6 @@ pub fn file_text() -> (String, String) {
         black = lines.len() - white,
     );
     (header + &body, summary)
-}
-
-/// `n` with commas between groups of three digits.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }
 
 /// Solves every material set of up to `max_pieces` pieces and returns the position lines of
