@@ -294,6 +294,10 @@ fn cantstop_commands() {
     // Board-game commands are refused with a reason, and so are dice commands on board games.
     let refused = cs(&["solve", "positions/endgames.epd"]);
     assert!(!refused.status.success());
+    // The dice-only commands default to Can't Stop.
+    assert!(stdout(&steere(&["odds"])).starts_with("bust on the next roll: 0/1296"));
+    let default_study = stdout(&steere(&["solitaire", "--games", "20", "--strategy", "rule28"]));
+    assert!(default_study.starts_with("games 20 strategy rule28 mean "), "{default_study}");
     let odds_on_board = steere(&["odds", "--variant", "impasse"]);
     assert!(String::from_utf8_lossy(&odds_on_board.stderr).contains("odds are for dice games"));
 }

@@ -56,19 +56,19 @@ impl ChanceJob for DiceCommand {
                 }
             }
             Command::Solitaire { games, strategy, seed, depth, movetime, nodes, jobs, .. } => {
-                solitaire::<G>(
-                    games,
-                    &strategy,
-                    seed,
-                    Limits { depth, nodes, movetime: movetime.map(Duration::from_millis) },
-                    jobs,
-                )?;
+                // Unlimited, every decision would solve its turn exactly: seconds each.
+                let depth = depth.or((nodes.is_none() && movetime.is_none()).then_some(SOLITAIRE_DEPTH));
+                let limits = Limits { depth, nodes, movetime: movetime.map(Duration::from_millis) };
+                solitaire::<G>(games, &strategy, seed, limits, jobs)?;
             }
             _ => unreachable!("only position commands are dispatched"),
         }
         Ok(())
     }
 }
+
+/// The search depth of `steere solitaire` when no limit is given, in rolls.
+const SOLITAIRE_DEPTH: u32 = 2;
 
 /// The position of `--fen`, or the two-player start without one.
 fn position<G: ChanceRules>(fen: Option<&str>) -> Result<G, String> {

@@ -10,8 +10,8 @@ use steere::variants::{self, Job, Variant};
 
 mod dice_commands;
 
-/// steere: an engine for a family of abstract games: Impasse, Dipole (and, to come, HexDame and
-/// Can't Stop).
+/// steere: an engine for a family of abstract games: Impasse, Dipole, HexDame and the dice game
+/// Can't Stop.
 ///
 /// Every command plays Impasse unless given `--variant NAME` (`steere variants` lists them).
 /// Positions are given as FEN and moves in each game's notation: see docs/rules/.
@@ -192,17 +192,19 @@ enum Command {
         #[arg(short, long)]
         fen: Option<String>,
         #[command(flatten)]
-        variant: VariantArg,
+        variant: DiceVariantArg,
     },
     /// Play a dice game alone many times and report the mean number of turns to win: the
     /// yardstick of a strategy (Can't Stop's Rule of 28 needs 10.74 turns on average).
     ///
     /// Dice of game k come from --seed and k, so a run is reproducible; games are shared among
-    /// --jobs threads. Ends with `games N mean M sd S ci95 [LO, HI]`.
+    /// --jobs threads. With no limit the search goes 2 rolls deep (about 2 ms a decision; solving every turn
+    /// exactly would take seconds a decision). Ends with
+    /// `games N strategy S mean M sd D ci95 [LO, HI] unfinished U time MS`.
     /// Example: steere solitaire --variant cantstop --games 1000 --strategy rule28
     Solitaire {
         #[command(flatten)]
-        variant: VariantArg,
+        variant: DiceVariantArg,
         /// Number of games.
         #[arg(short, long, default_value_t = 1000)]
         games: usize,
@@ -212,7 +214,7 @@ enum Command {
         /// Seed of the dice.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Search limit per decision: this many rolls deep (default: until the turn is solved).
+        /// Search limit per decision: this many rolls deep (default 2 when no limit is given).
         #[arg(short, long)]
         depth: Option<u32>,
         /// Search limit per decision in milliseconds.
@@ -264,6 +266,14 @@ struct VariantArg {
     name: String,
 }
 
+/// The game of a command for dice games only (odds, solitaire): Can't Stop unless told.
+#[derive(clap::Args, Clone, Debug)]
+struct DiceVariantArg {
+    /// The dice game (`steere variants` lists the games).
+    #[arg(long = "variant", default_value = variants::DEFAULT_DICE_VARIANT)]
+    name: String,
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let Some(command) = cli.command else {
@@ -271,14 +281,14 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     };
     let result = match command {
-        Command::Perft { ref variant, .. }
-        | Command::Divide { ref variant, .. }
-        | Command::Moves { ref variant, .. }
-        | Command::Analyse { ref variant, .. }
-        | Command::Bench { ref variant, .. }
-        | Command::Odds { ref variant, .. }
-        | Command::Solitaire { ref variant, .. } => {
-            let name = variant.name.clone();
+        Command::Perft { variant: VariantArg { ref name }, .. }
+        | Command::Divide { variant: VariantArg { ref name }, .. }
+        | Command::Moves { variant: VariantArg { ref name }, .. }
+        | Command::Analyse { variant: VariantArg { ref name }, .. }
+        | Command::Bench { variant: VariantArg { ref name }, .. }
+        | Command::Odds { variant: DiceVariantArg { ref name }, .. }
+        | Command::Solitaire { variant: DiceVariantArg { ref name }, .. } => {
+            let name = name.clone();
             let result = if variants::is_dice_game(&name) {
                 variants::dispatch_chance(&name, dice_commands::DiceCommand(command))
             } else {

@@ -41,6 +41,9 @@ pub struct VariantInfo {
 /// The variant of the commands when none is named.
 pub const DEFAULT_VARIANT: &str = "impasse";
 
+/// The variant of the commands for dice games only (`odds`, `solitaire`) when none is named.
+pub const DEFAULT_DICE_VARIANT: &str = "cantstop";
+
 /// Every variant, the default first.
 pub const VARIANTS: [VariantInfo; 5] = [
     VariantInfo {
