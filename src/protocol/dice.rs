@@ -10,10 +10,14 @@
 //! - the `Strategy` option picks the search or one of the game's fixed players;
 //! - `query turn` answers `p1`..`p4`, `query result` `p1win`..`p4win` or `none`.
 //!
-//! The search runs on the loop's thread: it is short (a turn is a small graph), and `stop` and
-//! `quit` still end it at once, through the flag the input thread raises.
+//! The search runs on a thread of its own with an answerer, as the board games' does
+//! (`job.rs`, `answer.rs`): the loop keeps answering (`isready` during a search), `stop` and
+//! the deadline are answered at once whatever the load, and `go infinite` and `go ponder` wait
+//! for `stop` or `ponderhit` before answering. The fixed players decide at once, on the loop.
 
+use super::answer::{Answerer, Deadline, Reporter};
 use super::command::{Command, GoParams, Query, StartPosition};
+use super::job::Job;
 use super::options::Change;
 use super::{Common, Flow, Session, hello_lines};
 use crate::chance::player::{SEARCH, decide};
@@ -22,6 +26,7 @@ use crate::game::{ChanceRules, Node};
 use crate::search::SearchControl;
 use crate::variants::ChanceVariant;
 use std::sync::Arc;
+use std::sync::atomic::Ordering::SeqCst;
 use std::time::{Duration, Instant};
 
 /// The engine of one dice game.
@@ -29,13 +34,15 @@ pub(super) struct DiceSession<G: ChanceRules> {
     common: Common,
     variant: ChanceVariant<G>,
     position: G,
+    /// The search running, or answered but not yet joined.
+    job: Option<Job<()>>,
 }
 
 impl<G: ChanceRules> DiceSession<G> {
     /// The engine at the start of a game with the `Players` option's number of players.
     pub(super) fn new(common: Common, variant: ChanceVariant<G>) -> DiceSession<G> {
         let position = start::<G>(common.options.players);
-        DiceSession { common, variant, position }
+        DiceSession { common, variant, position, job: None }
     }
 }
 
@@ -46,6 +53,7 @@ fn start<G: ChanceRules>(players: usize) -> G {
 
 impl<G: ChanceRules> Session for DiceSession<G> {
     fn execute(&mut self, line: u64, command: Command, read_at: Instant) -> Flow {
+        self.settle();
         match command {
             Command::Hello(dialect) => {
                 self.common.dialect = dialect;
@@ -54,7 +62,17 @@ impl<G: ChanceRules> Session for DiceSession<G> {
             Command::IsReady => self.common.out.line("readyok"),
             Command::Debug(on) => self.common.debug = on,
             Command::SetOption { name, value } => return self.set_option(&name, value.as_deref()),
-            Command::NewGame | Command::Stop | Command::PonderHit => {}
+            Command::NewGame => {}
+            Command::Stop => {
+                if let Some(job) = &self.job {
+                    job.stop();
+                }
+            }
+            Command::PonderHit => {
+                if let Some(job) = &self.job {
+                    job.ponderhit();
+                }
+            }
             Command::Position { start, moves } => self.set_position(&start, &moves),
             Command::Go(params) => self.go(line, &params, read_at),
             Command::Query(query) => self.query(&query),
@@ -66,9 +84,19 @@ impl<G: ChanceRules> Session for DiceSession<G> {
         Flow::Continue
     }
 
-    fn reap_finished(&mut self) {}
+    fn reap_finished(&mut self) {
+        if self.job.as_ref().is_some_and(|job| job.is_answered() && job.is_finished()) {
+            self.join_job();
+        }
+    }
 
-    fn shutdown(&mut self) {}
+    fn shutdown(&mut self) {
+        if let Some(job) = &self.job {
+            job.stop();
+            job.wait_answered();
+        }
+        self.join_job();
+    }
 
     fn into_common(self: Box<Self>) -> Common {
         self.common
@@ -81,6 +109,9 @@ impl<G: ChanceRules> DiceSession<G> {
         let Some(change) = self.common.check_option(name, value) else {
             return Flow::Continue;
         };
+        if matches!(change, Change::Variant(_)) && !self.is_idle("setoption") {
+            return Flow::Continue;
+        }
         self.common.options.apply(change);
         match change {
             Change::Debug(on) => self.common.debug = on,
@@ -115,6 +146,9 @@ impl<G: ChanceRules> DiceSession<G> {
 
     /// `go`: the decision of the player to move, or `bestmove (none)` where nobody decides.
     fn go(&mut self, line: u64, params: &GoParams, read_at: Instant) {
+        if !self.is_idle("go") {
+            return;
+        }
         match self.position.node() {
             Node::Decision => {}
             Node::Chance => {
@@ -131,45 +165,99 @@ impl<G: ChanceRules> DiceSession<G> {
                 return;
             }
         }
-        let limits = self.limits(params, read_at);
-        let control = Arc::new(SearchControl::new());
-        self.common.shared.publish(&control, line);
         let strategy = self.common.options.strategy;
-        let players = self.position.players();
-        let out = self.common.out.clone();
-        let decision =
-            decide(&self.position, strategy, self.common.options.seed, limits, &control.stop, &mut |it| {
-                out.line(&info_line(it, players));
-            });
-        self.common.shared.retire();
-        match decision {
-            Some(decision) => {
-                if let Some(it) = decision.search.as_ref().filter(|_| strategy == SEARCH) {
-                    let values: Vec<String> = it.values.iter().map(|(e, v)| format!("{e} {v:.4}")).collect();
-                    self.common.out.info_string(&format!("values {}", values.join(" ")));
-                }
-                self.common.out.line(&format!("bestmove {}", decision.event));
-            }
-            None => self.common.out.line("bestmove (none)"),
+        let seed = self.common.options.seed;
+        if strategy != SEARCH {
+            // A fixed player decides at once: no thread, no deadline to keep.
+            let never = std::sync::atomic::AtomicBool::new(false);
+            let decision = decide(&self.position, strategy, seed, Limits::default(), &never, &mut |_| {});
+            let event = decision.map_or("(none)".to_string(), |d| d.event.to_string());
+            self.common.out.line(&format!("bestmove {event}"));
+            return;
         }
+        let budget = self.budget(params);
+        let ponder = params.ponder;
+        let limits = Limits {
+            depth: params.depth.map(|d| d.clamp(1, MAX_DEPTH)),
+            nodes: params.nodes,
+            // While pondering the search has no clock: the answerer stops it at the deadline,
+            // which runs from the ponder hit.
+            movetime: budget
+                .filter(|_| !ponder)
+                .map(|t| t.saturating_sub(read_at.elapsed()).max(Duration::from_millis(1))),
+        };
+        let control = Arc::new(SearchControl::new());
+        control.pondering.store(ponder, SeqCst);
+        let pos = self.position;
+        let fallback = format!("bestmove {}", fallback_event(&pos, seed));
+        let deadline = Deadline { start: read_at, hard: budget };
+        let out = self.common.out.clone();
+        let answerer =
+            match Answerer::start(control.clone(), out, deadline, fallback.clone(), self.common.debug) {
+                Ok(answerer) => answerer,
+                Err(e) => {
+                    self.common.out.info_string(&format!("error: cannot start the answerer thread: {e}"));
+                    self.common.out.line(&fallback);
+                    return;
+                }
+            };
+        self.common.shared.publish(&control, line);
+        self.join_job();
+        let infinite = params.infinite;
+        let job_control = control.clone();
+        let (job, started) = Job::start(control, answerer, move |reporter| {
+            dice_search(&pos, limits, &job_control, infinite, &reporter);
+        });
+        if let Err(e) = started {
+            self.common.out.info_string(&format!("error: cannot start the search thread: {e}"));
+        }
+        self.job = Some(job);
     }
 
-    /// The search limits of `go`: `depth` in rolls, `nodes`, `movetime`, or a share of the
-    /// mover's clock (`wtime` for odd players, `btime` for even ones); none for `infinite` or a
-    /// bare `go` (the turn is then solved exactly, or until `stop`). Times count from `read_at`
-    /// less the move overhead.
-    fn limits(&self, go: &GoParams, read_at: Instant) -> Limits {
-        let overhead = self.common.options.move_overhead;
-        let spent = read_at.elapsed() + overhead;
+    /// The time the search may take from the moment `go` was read, less the move overhead:
+    /// `movetime`, or a share of the mover's clock (`wtime` for odd players, `btime` for even
+    /// ones); none for `infinite` or a `go` without a time (the turn is then solved exactly,
+    /// or until `stop`).
+    fn budget(&self, go: &GoParams) -> Option<Duration> {
         let odd_player = self.position.to_move().is_multiple_of(2);
         let clock = if odd_player { go.wtime } else { go.btime };
         let increment = if odd_player { go.winc } else { go.binc };
         let from_clock = clock.map(|t| t / 30 + increment.unwrap_or_default() / 2);
-        let movetime = if go.infinite { None } else { go.movetime.or(from_clock) };
-        Limits {
-            depth: go.depth.map(|d| d.clamp(1, MAX_DEPTH)),
-            nodes: go.nodes,
-            movetime: movetime.map(|t| t.saturating_sub(spent).max(Duration::from_millis(1))),
+        let time = if go.infinite { None } else { go.movetime.or(from_clock) };
+        time.map(|t| t.saturating_sub(self.common.options.move_overhead))
+    }
+
+    /// True when no search is running unanswered; otherwise the command `what` is refused.
+    fn is_idle(&mut self, what: &str) -> bool {
+        self.settle();
+        if self.job.as_ref().is_some_and(|job| !job.is_answered()) {
+            self.common
+                .out
+                .info_string(&format!("error: {what} ignored: a search is running (send stop first)"));
+            return false;
+        }
+        true
+    }
+
+    /// Lets a stopping search give its `bestmove`, and joins an answered one whose threads
+    /// have ended.
+    fn settle(&mut self) {
+        if let Some(job) = &self.job {
+            if job.is_stopping() {
+                job.wait_answered();
+            }
+            if job.is_answered() && job.is_finished() {
+                self.join_job();
+            }
+        }
+    }
+
+    /// Waits for the search's threads (they have answered, or been told to stop).
+    fn join_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            let control = job.control().clone();
+            job.join();
+            self.common.shared.retire(&control);
         }
     }
 
@@ -201,7 +289,10 @@ impl<G: ChanceRules> DiceSession<G> {
     }
 
     /// `perft N`: the event sequences of length N below each event, then the total.
-    fn perft(&self, depth: u32) {
+    fn perft(&mut self, depth: u32) {
+        if !self.is_idle("perft") {
+            return;
+        }
         let started = Instant::now();
         let rows = crate::tools::dice::divide(&self.position, depth);
         let mut lines: Vec<String> = rows.iter().map(|(e, n)| format!("{e}: {n}")).collect();
@@ -211,14 +302,53 @@ impl<G: ChanceRules> DiceSession<G> {
     }
 
     /// `bench [D]`: the dice bench, to D rolls.
-    fn bench(&self, line: u64, depth: u32) {
+    fn bench(&mut self, line: u64, depth: u32) {
+        if !self.is_idle("bench") {
+            return;
+        }
+        self.join_job();
         let control = Arc::new(SearchControl::new());
         self.common.shared.publish(&control, line);
         let out = self.common.out.clone();
         let summary = crate::tools::dice::bench(self.variant, depth, &control.stop, &mut |l| out.line(&l));
         self.common.out.line(&summary);
-        self.common.shared.retire();
+        self.common.shared.retire(&control);
     }
+}
+
+/// The work of a dice game's search thread: the search's decision in `pos`, each completed
+/// depth reported and offered, the decisions' values and the answer at the end. An infinite or
+/// pondering search waits for `stop` or `ponderhit` before answering, as UCI requires.
+fn dice_search<G: ChanceRules>(
+    pos: &G,
+    limits: Limits,
+    control: &SearchControl,
+    infinite: bool,
+    reporter: &Reporter,
+) {
+    let players = pos.players();
+    let decision = decide(pos, SEARCH, 0, limits, &control.stop, &mut |it| {
+        reporter.info(info_line(it, players));
+        reporter.offer(format!("bestmove {}", it.best));
+    });
+    while !control.stop.load(SeqCst) && (infinite || control.pondering.load(SeqCst)) {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let Some(decision) = decision else {
+        return reporter.done("bestmove (none)".into(), Vec::new());
+    };
+    if let Some(it) = &decision.search {
+        let values: Vec<String> = it.values.iter().map(|(e, v)| format!("{e} {v:.4}")).collect();
+        reporter.info(format!("info string values {}", values.join(" ")));
+    }
+    reporter.done(format!("bestmove {}", decision.event), Vec::new());
+}
+
+/// The decision given if the search offers none before its deadline: the game's first fixed
+/// player's (a sound rule of thumb, decided in microseconds), else its first decision.
+fn fallback_event<G: ChanceRules>(pos: &G, seed: u64) -> String {
+    let fixed = G::FIXED_PLAYERS.first().and_then(|name| pos.fixed_player(name, seed));
+    fixed.or_else(|| pos.decisions().first().copied()).map_or("(none)".to_string(), |e| e.to_string())
 }
 
 /// The `info` line of a completed depth: the value as a centipawn-like score (the winning

@@ -62,13 +62,17 @@ impl Shared {
     pub fn publish(&self, control: &Arc<SearchControl>, line: u64) {
         *self.current.lock().unwrap_or_else(|p| p.into_inner()) = Some(control.clone());
         if self.stopped_job.load(SeqCst) == line {
-            control.stop.store(true, SeqCst);
+            control.request_stop();
         }
     }
 
-    /// Forgets the current job's flags (the job has ended).
-    pub fn retire(&self) {
-        *self.current.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    /// Forgets `control` if it is the current job's (the job has ended; a newer job, started
+    /// before the old one was joined, stays current).
+    pub fn retire(&self, control: &Arc<SearchControl>) {
+        let mut current = self.current.lock().unwrap_or_else(|p| p.into_inner());
+        if current.as_ref().is_some_and(|c| Arc::ptr_eq(c, control)) {
+            *current = None;
+        }
     }
 
     /// The fast path of `stop` and `quit`, meant for the job started on line `job_line`: record
@@ -76,7 +80,7 @@ impl Shared {
     fn stop(&self, job_line: u64) {
         self.stopped_job.store(job_line, SeqCst);
         if let Some(control) = &*self.current.lock().unwrap_or_else(|p| p.into_inner()) {
-            control.stop.store(true, SeqCst);
+            control.request_stop();
         }
     }
 

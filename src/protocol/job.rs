@@ -1,25 +1,28 @@
-//! A search running on its own thread, from `go` to `bestmove`.
+//! A search running on its own thread, from `go` to `bestmove`, with its answerer.
 //!
-//! The engine loop lends the [`Searcher`] (with its transposition table) to the thread, which
-//! searches, prints the `info` lines and exactly one `bestmove` line, and hands the searcher
-//! back when it is joined. The loop keeps serving commands meanwhile; it talks to the search
-//! only through the shared [`SearchControl`] flags (`stop`, `pondering`).
+//! [`Job`] is game-agnostic: a search thread doing some work (the board games lend it their
+//! [`Searcher`] with its transposition table, which it hands back when joined; the dice games'
+//! search keeps nothing) and the [`Answerer`] that writes the search's lines and gives its one
+//! `bestmove`, at the deadline if the search cannot (see `answer.rs`). The engine loop keeps
+//! serving commands meanwhile; it talks to the search only through the shared
+//! [`SearchControl`] flags (`stop`, `pondering`).
 //!
-//! The thread raises [`SearchJob::is_finished`] *before* it prints `bestmove`, so any command
-//! a GUI sends after reading `bestmove` finds the job finished and may join it at once (a
-//! `go` right after a `bestmove` is never mistaken for a `go` during a search).
+//! A job is *answered* once its `bestmove` is given (or about to be); its threads may still be
+//! winding down then. The loop treats an answered job as over: a command sent after reading
+//! `bestmove` is never mistaken for one sent during the search, and only a command that needs
+//! the searcher waits for the threads to end (they have been told to stop, or have finished).
 //!
-//! The move printed is checked against the rules before it leaves: a best move that is not
-//! legal in the searched position (a bug, never expected) is replaced by the first legal move
-//! with an `info string`, and a ponder move that is not legal after it is dropped. The engine
-//! may play badly; it never prints an illegal move.
+//! The move given is checked against the rules before it leaves ([`bestmove_text`]): a best
+//! move that is not legal in the searched position (a bug, never expected) is replaced by the
+//! first legal move with an `info string`, and a ponder move that is not legal after it is
+//! dropped. The engine may play badly; it never prints an illegal move.
 
-use super::output::{Output, bestmove_line, info_line};
-use crate::game::Rules;
+use super::answer::{Answerer, Reporter};
+use super::output::{bestmove_line, info_line};
+use crate::game::{Game, Outcome, Rules};
 use crate::search::{Limits, SearchControl, SearchResult, Searcher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -29,96 +32,61 @@ const SEARCH_STACK: usize = 32 << 20;
 
 /// How a search answers: what its `bestmove` line carries and whether it explains its timing.
 #[derive(Clone, Copy, Debug)]
-pub struct Answer {
+pub struct AnswerStyle {
     /// Append `ponder R` to `bestmove` when the search has an expected reply.
     pub ponder_move: bool,
     /// `debug on`: report where the time of the move went (see [`timing_report`]).
     pub debug: bool,
 }
 
-/// A running (or finished, not yet joined) search.
-pub struct SearchJob<G: Rules> {
+/// A running (or answered, not yet joined) search.
+pub struct Job<T> {
     control: Arc<SearchControl>,
-    finished: Arc<AtomicBool>,
-    handle: JoinHandle<Option<Searcher<G>>>,
+    answerer: Answerer,
+    search: Option<JoinHandle<T>>,
 }
 
-impl<G: Rules> SearchJob<G> {
-    /// Starts searching `pos` within `limits` on a new thread. On failure (the system refuses
-    /// a thread) the searcher is lost and the error returned; the caller still owes a
-    /// `bestmove`.
-    ///
-    /// The `bestmove` is printed as soon as the main search thread has its result, before the
-    /// helper threads are joined ([`Searcher::search_reporting`]): on a loaded machine a helper
-    /// may wait tens of milliseconds for a processor, and the clock should not.
+impl<T: Send + 'static> Job<T> {
+    /// Runs `work` on a new search thread, with `answerer` (started first, so that its deadline
+    /// holds from the start) writing what the work reports. If the system refuses a thread,
+    /// the answerer gives its fallback at once and the job is answered and finished; the error
+    /// is returned for the caller to report.
     pub fn start(
-        mut searcher: Searcher<G>,
-        pos: G,
-        limits: Limits,
         control: Arc<SearchControl>,
-        out: Output,
-        answer: Answer,
-    ) -> std::io::Result<SearchJob<G>> {
-        let finished = Arc::new(AtomicBool::new(false));
-        let (thread_control, thread_finished) = (control.clone(), finished.clone());
-        let handle =
-            std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn(move || {
-                let thread_started = Instant::now();
-                let mut answered = false;
-                let outcome = catch_unwind(AssertUnwindSafe(|| {
-                    searcher.search_reporting(
-                        &pos,
-                        &limits,
-                        &thread_control,
-                        &mut |info| out.line(&info_line(info)),
-                        &mut |result| {
-                            let (best, ponder) = checked_moves(&pos, result, &out);
-                            if answer.debug {
-                                out.info_string(&format!(
-                                    "debug: search ended: depth {} nodes {} score {}",
-                                    result.depth, result.nodes, result.score
-                                ));
-                            }
-                            thread_finished.store(true, SeqCst);
-                            out.line(&bestmove_line(best, ponder.filter(|_| answer.ponder_move)));
-                            answered = true;
-                            if answer.debug {
-                                let written = Instant::now();
-                                out.info_string(&timing_report(&limits, thread_started, result, written));
-                            }
-                        },
-                    )
-                }));
-                match outcome {
-                    Ok(_) => Some(searcher),
-                    // A panic in the search (a bug; impossible in release builds, which abort):
-                    // still answer with a legal move, and let the loop build a fresh searcher.
-                    Err(_) => {
-                        if !answered {
-                            out.info_string("error: the search failed; playing the first legal move");
-                            thread_finished.store(true, SeqCst);
-                            out.line(&bestmove_line(pos.legal_moves().as_ref().first().copied(), None));
-                        }
-                        None
-                    }
-                }
-            })?;
-        Ok(SearchJob { control, finished, handle })
+        mut answerer: Answerer,
+        work: impl FnOnce(Reporter) -> T + Send + 'static,
+    ) -> (Job<T>, std::io::Result<()>) {
+        let reporter = answerer.take_reporter().expect("a fresh answerer");
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(SEARCH_STACK)
+            .spawn(move || work(reporter));
+        // On failure the closure, with the reporter, is dropped: the answerer gives its fallback.
+        let (search, result) = match spawned {
+            Ok(handle) => (Some(handle), Ok(())),
+            Err(e) => (None, Err(e)),
+        };
+        (Job { control, answerer, search }, result)
     }
 
-    /// True once the search has ended (its `bestmove` is printed or about to be).
-    pub fn is_finished(&self) -> bool {
-        self.finished.load(SeqCst)
+    /// True once the `bestmove` is given (or about to be).
+    pub fn is_answered(&self) -> bool {
+        self.answerer.is_answered()
     }
 
-    /// True once the search has been told to stop: it ends within milliseconds.
+    /// True once the search has been told to stop: it is answered within milliseconds.
     pub fn is_stopping(&self) -> bool {
-        self.control.stop.load(SeqCst)
+        self.control.stop.load(std::sync::atomic::Ordering::SeqCst)
     }
 
-    /// Tells the search to stop (it then prints its `bestmove`).
+    /// True once both threads have ended (joining is then immediate).
+    pub fn is_finished(&self) -> bool {
+        self.answerer.is_finished() && self.search.as_ref().is_none_or(JoinHandle::is_finished)
+    }
+
+    /// Tells the search to stop: the answerer gives the best move so far at once.
     pub fn stop(&self) {
-        self.control.stop.store(true, SeqCst);
+        self.control.request_stop();
     }
 
     /// Ends pondering: the search goes on as a normal one, its time budget starting now.
@@ -126,51 +94,143 @@ impl<G: Rules> SearchJob<G> {
         self.control.ponderhit();
     }
 
-    /// Waits for the thread to end and returns the searcher, or `None` if the search failed.
-    pub fn join(self) -> Option<Searcher<G>> {
-        self.handle.join().ok().flatten()
+    /// Waits until the `bestmove` is given: for a stopping job, within milliseconds, since
+    /// its answerer gives it as soon as it hears of the stop.
+    pub fn wait_answered(&self) {
+        while !self.is_answered() {
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+    }
+
+    /// Stops the search if it still runs, waits for both threads and returns what the search
+    /// thread returned (`None` if it failed or never started).
+    pub fn join(self) -> Option<T> {
+        if !self.is_answered() {
+            self.stop();
+        }
+        let result = self.search.and_then(|handle| handle.join().ok());
+        self.answerer.join();
+        result
+    }
+
+    /// The control flags of this job.
+    pub fn control(&self) -> &Arc<SearchControl> {
+        &self.control
     }
 }
 
-/// The best move and ponder move of `result`, checked against the rules of `pos`.
-fn checked_moves<G: Rules>(
+/// The work of a board game's search thread: searches `pos` within `limits`, reporting each
+/// iteration's `info` line and best move to `reporter`, and answering when done; returns the
+/// searcher (`None` if the search failed).
+pub fn board_search<G: Rules>(
+    mut searcher: Searcher<G>,
+    pos: G,
+    limits: Limits,
+    control: Arc<SearchControl>,
+    style: AnswerStyle,
+    reporter: Reporter,
+) -> Option<Searcher<G>> {
+    let thread_started = Instant::now();
+    let outcome = catch_unwind(AssertUnwindSafe(|| {
+        searcher.search_reporting(
+            &pos,
+            &limits,
+            &control,
+            &mut |info| {
+                reporter.info(info_line(info));
+                let (best, ponder) = (info.pv.first().copied(), info.pv.get(1).copied());
+                reporter.offer(bestmove_text(&pos, best, ponder, style).0);
+            },
+            &mut |result| {
+                let (answer, warning) = bestmove_text(&pos, result.best_move, result.ponder, style);
+                let mut before = Vec::new();
+                before.extend(warning);
+                if style.debug {
+                    before.push(format!(
+                        "info string debug: search ended: depth {} nodes {} score {}",
+                        result.depth, result.nodes, result.score
+                    ));
+                }
+                for line in before {
+                    reporter.info(line);
+                }
+                let mut after = Vec::new();
+                if style.debug {
+                    after.push(format!("info string {}", timing_report(&limits, thread_started, result)));
+                }
+                reporter.done(answer, after);
+            },
+        )
+    }));
+    // A panic in the search (a bug; impossible in release builds, which abort) drops the
+    // reporter: the answerer gives the last offer, and the loop builds a fresh searcher.
+    outcome.ok().map(|_| searcher)
+}
+
+/// The `bestmove` line for `best` and `ponder` in `pos`, checked against the rules, and the
+/// `info string` that explains a replaced move, if one was.
+pub fn bestmove_text<G: Rules>(
     pos: &G,
-    result: &SearchResult<G::Move>,
-    out: &Output,
-) -> (Option<G::Move>, Option<G::Move>) {
+    best: Option<G::Move>,
+    ponder: Option<G::Move>,
+    style: AnswerStyle,
+) -> (String, Option<String>) {
     let legal = pos.legal_moves();
     let legal = legal.as_ref();
-    let best = match result.best_move {
-        Some(mv) if legal.contains(&mv) => Some(mv),
-        other => {
-            if let Some(mv) = other {
-                out.info_string(&format!("error: the search returned an illegal move {mv}; replaced"));
-            } else if !legal.is_empty() {
-                out.info_string("error: the search returned no move; playing the first legal move");
-            }
-            legal.first().copied()
-        }
+    let (best, warning) = match best {
+        Some(mv) if legal.contains(&mv) => (Some(mv), None),
+        Some(mv) => (
+            legal.first().copied(),
+            Some(format!("info string error: the search returned an illegal move {mv}; replaced")),
+        ),
+        None if legal.is_empty() => (None, None),
+        None => (
+            legal.first().copied(),
+            Some("info string error: the search returned no move; playing the first legal move".to_string()),
+        ),
     };
-    let ponder = match (best, result.ponder) {
-        (Some(best), Some(reply)) if pos.make_move(best).legal_moves().as_ref().contains(&reply) => {
+    let ponder = match (best, ponder) {
+        (Some(best), Some(reply))
+            if style.ponder_move && pos.make_move(best).legal_moves().as_ref().contains(&reply) =>
+        {
             Some(reply)
         }
         _ => None,
     };
-    (best, ponder)
+    (bestmove_line(best, ponder), warning)
+}
+
+/// The move given if the search offers none before the deadline (its thread was never
+/// scheduled): the best by a one-ply look, a finished game valued by its outcome and the rest
+/// by the evaluation. Microseconds, on the loop's thread; `None` in a finished game.
+pub fn quick_move<G: Game>(pos: &G) -> Option<G::Move> {
+    let value = |mv: G::Move| {
+        let child = pos.make_move(mv);
+        // The child's outcome is for its side to move, the opponent.
+        match child.outcome() {
+            Some(Outcome::Loss) => i32::MAX,
+            Some(Outcome::Win) => i32::MIN,
+            Some(Outcome::Draw) => 0,
+            None => -child.evaluate(),
+        }
+    };
+    let moves = pos.legal_moves();
+    let mut best: Option<(G::Move, i32)> = None;
+    for &mv in moves.as_ref() {
+        let v = value(mv);
+        if best.is_none_or(|(_, b)| v > b) {
+            best = Some((mv, v));
+        }
+    }
+    best.map(|(mv, _)| mv)
 }
 
 /// The `debug on` account of where a move's time went, measured from the moment the input
 /// thread read `go` (the origin of every budget):
 /// `debug: timing go-read->thread 0.4 ms, ->search 0.5 ms, ->decided 969.8 ms, ->bestmove 970.0 ms`.
 /// A large first step means the engine loop or the new thread waited for a processor; a large
-/// gap between `decided` and `bestmove`, that the output did.
-fn timing_report<M>(
-    limits: &Limits,
-    thread_started: Instant,
-    result: &SearchResult<M>,
-    written: Instant,
-) -> String {
+/// gap between `decided` and `bestmove`, that the search thread did (the answer is handed to the answerer then).
+fn timing_report<M>(limits: &Limits, thread_started: Instant, result: &SearchResult<M>) -> String {
     let Some(read) = limits.start else {
         return "debug: timing unknown (no read time)".to_string();
     };
@@ -183,6 +243,6 @@ fn timing_report<M>(
             ms(timing.decided)
         ));
     }
-    text.push_str(&format!(", ->bestmove {:.1} ms", ms(written)));
+    text.push_str(&format!(", ->bestmove {:.1} ms", ms(Instant::now())));
     text
 }

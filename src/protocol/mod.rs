@@ -10,6 +10,8 @@
 //!   generic over the game's [`Rules`]; the loop holds the current variant's engine as a
 //!   [`Session`] trait object and replaces it when `UCI_Variant` changes;
 //! - [`job`]: a search on its own thread, from `go` to exactly one `bestmove`;
+//! - [`answer`]: the answerer thread of each search, which writes its lines and gives its
+//!   `bestmove` at the deadline when the search thread cannot (a busy machine);
 //! - [`options`]: the option table and `setoption` validation;
 //! - [`output`]: the one locked writer all output goes through, and the text of `info`,
 //!   `bestmove` and the `d` board;
@@ -25,6 +27,7 @@
 //! needs the searcher while a search runs is refused (or, when the search is already stopping,
 //! waits for it), so nothing ever blocks on a search that nobody will stop.
 
+pub mod answer;
 pub mod codingame;
 pub mod command;
 pub mod dice;
@@ -34,14 +37,15 @@ pub mod options;
 pub mod output;
 pub mod terminal;
 
+use answer::{Answerer, Deadline};
 use command::{Command, Dialect, GoParams, ParseError, Query, StartPosition, quote};
 use input::{Input, Shared};
-use job::{Answer, SearchJob};
+use job::{AnswerStyle, Job, bestmove_text, board_search, quick_move};
 use options::{Change, Options};
 use output::Output;
 
 use crate::game::{GameHistory, MoveTextError, Player, Rules, rules};
-use crate::search::{Clock, Limits, MAX_DEPTH, SearchControl, Searcher};
+use crate::search::{Clock, Limits, MAX_DEPTH, SearchControl, Searcher, time};
 use crate::variants::{self, Variant};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -198,8 +202,8 @@ struct Engine<G: Rules> {
     /// The searcher, created on first use (so that `uci` allocates nothing); `None` also while
     /// it is lent to the running search.
     searcher: Option<Searcher<G>>,
-    /// The search running or finished but not yet joined.
-    job: Option<SearchJob<G>>,
+    /// The search running, or answered but not yet joined.
+    job: Option<Job<Option<Searcher<G>>>>,
 }
 
 impl<G: Rules> Session for Engine<G> {
@@ -208,7 +212,7 @@ impl<G: Rules> Session for Engine<G> {
     }
 
     fn reap_finished(&mut self) {
-        if self.job.as_ref().is_some_and(SearchJob::is_finished) {
+        if self.job.as_ref().is_some_and(|job| job.is_answered() && job.is_finished()) {
             self.join_job();
         }
     }
@@ -216,6 +220,7 @@ impl<G: Rules> Session for Engine<G> {
     fn shutdown(&mut self) {
         if let Some(job) = &self.job {
             job.stop();
+            job.wait_answered();
         }
         self.join_job();
     }
@@ -346,7 +351,7 @@ impl<G: Rules> Engine<G> {
 
     /// `go`, read at `read_at`: every time budget counts from that moment.
     fn go(&mut self, line: u64, params: &GoParams, read_at: Instant) {
-        if !self.wait_idle("go") {
+        if !self.is_idle("go") {
             return;
         }
         let drawn = self.history.is_threefold();
@@ -372,20 +377,34 @@ impl<G: Rules> Engine<G> {
         }
         let control = Arc::new(SearchControl::new());
         control.pondering.store(params.ponder, SeqCst);
+        let style = AnswerStyle { ponder_move: self.ponder_move_shown(), debug: self.common.debug };
+        // The answerer starts first, before the previous search's threads are joined (which on
+        // a busy machine may wait for a processor): the deadline holds from here whatever happens.
+        let pos = self.position;
+        let fallback = bestmove_text(&pos, quick_move(&pos), None, style).0;
+        let deadline = Deadline { start: read_at, hard: time::budget(&limits).hard };
+        let out = self.common.out.clone();
+        let answerer = match Answerer::start(control.clone(), out, deadline, fallback.clone(), style.debug) {
+            Ok(answerer) => answerer,
+            Err(e) => {
+                // Still exactly one bestmove.
+                self.common.out.info_string(&format!("error: cannot start the answerer thread: {e}"));
+                self.common.out.line(&fallback);
+                return;
+            }
+        };
         self.common.shared.publish(&control, line);
+        self.join_job();
         let mut searcher = self.take_searcher();
         searcher.set_history(self.history.hashes_before());
-        let answer = Answer { ponder_move: self.ponder_move_shown(), debug: self.common.debug };
-        match SearchJob::start(searcher, self.position, limits, control, self.common.out.clone(), answer) {
-            Ok(job) => self.job = Some(job),
-            Err(e) => {
-                // Still exactly one bestmove: the first legal move.
-                self.common.shared.retire();
-                let best = self.position.legal_moves().as_ref().first().copied();
-                self.common.out.info_string(&format!("error: cannot start the search thread: {e}"));
-                self.common.out.line(&output::bestmove_line(best, None));
-            }
+        let job_control = control.clone();
+        let (job, started) = Job::start(control, answerer, move |reporter| {
+            board_search(searcher, pos, limits, job_control, style, reporter)
+        });
+        if let Err(e) = started {
+            self.common.out.info_string(&format!("error: cannot start the search thread: {e}"));
         }
+        self.job = Some(job);
     }
 
     /// Whether `bestmove` may carry `ponder R`: never after `ugi` (UGI's grammar is
@@ -473,7 +492,7 @@ impl<G: Rules> Engine<G> {
             Some(lines) => self.common.out.lines(&lines),
             None => self.common.out.info_string("perft stopped"),
         }
-        self.common.shared.retire();
+        self.common.shared.retire(&control);
     }
 
     fn bench(&mut self, line: u64, depth: u32) {
@@ -485,7 +504,7 @@ impl<G: Rules> Engine<G> {
         if !terminal::bench(self.variant, depth.clamp(1, MAX_DEPTH), &control, &self.common.out) {
             self.common.out.info_string("bench stopped");
         }
-        self.common.shared.retire();
+        self.common.shared.retire(&control);
     }
 
     /// The searcher, created with the current options if needed, taken out of the state (to
@@ -496,13 +515,23 @@ impl<G: Rules> Engine<G> {
             .unwrap_or_else(|| Searcher::new(self.common.options.hash_mib, self.common.options.threads))
     }
 
-    /// Makes sure no search runs, for a command that needs the searcher or the processor. A
-    /// finished or stopping search is joined (a stopping one ends within milliseconds); a search
-    /// that nobody has stopped is left alone and the command refused (false), because waiting
-    /// for it could take forever.
+    /// Makes sure no search runs, for a command that needs the searcher or the processor: an
+    /// answered search is joined (its threads end within milliseconds); a search that nobody has
+    /// stopped is left alone and the command refused (false), because waiting for it could take
+    /// forever.
     fn wait_idle(&mut self, what: &str) -> bool {
+        if !self.is_idle(what) {
+            return false;
+        }
+        self.join_job();
+        true
+    }
+
+    /// True when no search is running unanswered (an answered one may still be winding down);
+    /// otherwise the command `what` is refused with an error.
+    fn is_idle(&mut self, what: &str) -> bool {
         self.settle();
-        if self.job.is_some() {
+        if self.job.as_ref().is_some_and(|job| !job.is_answered()) {
             self.common
                 .out
                 .info_string(&format!("error: {what} ignored: a search is running (send stop first)"));
@@ -511,19 +540,26 @@ impl<G: Rules> Engine<G> {
         true
     }
 
-    /// Joins the search if it has finished or has been told to stop; never waits for a search
-    /// that nobody has stopped.
+    /// Lets a search that has been told to stop give its `bestmove` (its answerer does so
+    /// within milliseconds), and joins an answered search whose threads have ended; never waits
+    /// for a search that nobody has stopped.
     fn settle(&mut self) {
-        if self.job.as_ref().is_some_and(|job| job.is_finished() || job.is_stopping()) {
-            self.join_job();
+        if let Some(job) = &self.job {
+            if job.is_stopping() {
+                job.wait_answered();
+            }
+            if job.is_answered() && job.is_finished() {
+                self.join_job();
+            }
         }
     }
 
-    /// Waits for the search thread and takes the searcher back.
+    /// Waits for the search's threads and takes the searcher back.
     fn join_job(&mut self) {
         if let Some(job) = self.job.take() {
-            self.searcher = job.join();
-            self.common.shared.retire();
+            let control = job.control().clone();
+            self.searcher = job.join().flatten();
+            self.common.shared.retire(&control);
             if self.searcher.is_none() {
                 self.common.out.info_string("error: the searcher was lost; a new one will be created");
             }

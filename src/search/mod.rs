@@ -198,6 +198,17 @@ pub struct SearchControl {
     pub pondering: AtomicBool,
     /// When the ponder hit happened, if [`SearchControl::ponderhit`] recorded it.
     ponderhit_at: Mutex<Option<Instant>>,
+    /// Told when `stop` or ponderhit is raised (see [`SearchControl::set_waker`]).
+    waker: Mutex<Option<Waker>>,
+}
+
+/// A callback run when a search is told to stop or its pondering ends.
+struct Waker(Box<dyn Fn() + Send + Sync>);
+
+impl fmt::Debug for Waker {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Waker")
+    }
 }
 
 impl SearchControl {
@@ -210,9 +221,31 @@ impl SearchControl {
     /// time budget starts when the driver learnt of the ponder hit, not when the search next
     /// looks at its flags.
     pub fn ponderhit(&self) {
-        let mut at = self.ponderhit_at.lock().unwrap_or_else(|p| p.into_inner());
-        at.get_or_insert_with(Instant::now);
-        self.pondering.store(false, std::sync::atomic::Ordering::SeqCst);
+        {
+            let mut at = self.ponderhit_at.lock().unwrap_or_else(|p| p.into_inner());
+            at.get_or_insert_with(Instant::now);
+            self.pondering.store(false, std::sync::atomic::Ordering::SeqCst);
+        }
+        self.wake();
+    }
+
+    /// Tells the search to stop (raises [`SearchControl::stop`]) and runs the waker.
+    pub fn request_stop(&self) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        self.wake();
+    }
+
+    /// Sets the callback that [`SearchControl::request_stop`] and [`SearchControl::ponderhit`]
+    /// run after raising their flag: a driver that waits on something other than these flags
+    /// (the protocol's answerer waits on a channel) hears of them at once instead of polling.
+    pub fn set_waker(&self, waker: impl Fn() + Send + Sync + 'static) {
+        *self.waker.lock().unwrap_or_else(|p| p.into_inner()) = Some(Waker(Box::new(waker)));
+    }
+
+    fn wake(&self) {
+        if let Some(waker) = &*self.waker.lock().unwrap_or_else(|p| p.into_inner()) {
+            (waker.0)();
+        }
     }
 
     /// When [`SearchControl::ponderhit`] was first called, if it was.

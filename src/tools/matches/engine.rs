@@ -212,10 +212,15 @@ impl Engine {
     /// process would be slow again; one that does not is broken. If that `bestmove` turns out
     /// to have been read in time (the runner, not the engine, was late: its thread was not
     /// scheduled), it is the answer after all.
+    ///
+    /// The clock starts when the write of `go` has returned, not before it: a runner thread
+    /// that waits for a processor between the stamp and the write would charge the engine for
+    /// its own delay. (The answer is stamped by the reader thread, which sleeps in `read` until
+    /// the line comes and so is woken promptly whatever the load.)
     pub fn think(&mut self, position: &str, go: &str, timeout: Duration) -> Result<Reply, Fault> {
         self.send(position)?;
-        let sent = Instant::now();
         self.send(go)?;
+        let sent = Instant::now();
         let result = self.read_reply(sent, sent + timeout);
         if let Err(Fault::NoAnswer { .. }) = result
             && self.send("stop").is_ok()

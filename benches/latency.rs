@@ -1,0 +1,196 @@
+//! The latency probe: how long the engine takes, over its protocol, from the moment `go` is
+//! written to the moment `bestmove` is read, for a fixed move time. `benches/load-test.sh`
+//! runs it while busy processes load the machine, which is where a deadline is really tested.
+//!
+//!     cargo bench --bench latency -- [--engine PATH] [--count N] [--movetime MS]
+//!         [--threads T] [--variant NAME] [--over MS] [--option NAME=VALUE]...
+//!
+//! Prints one line: `latency threads T movetime MS count N p50 X p99 X max X over-LIMIT K`
+//! (milliseconds; `over` counts the answers later than `--over`, by default the move time plus
+//! 50 ms, the match runner's default margin). Positions are the variant's opening book, taken in
+//! turn. Exit status 1 when an answer was missing or not a move.
+//!
+//! Both stamps are taken where the probe's own scheduling cannot inflate them: the `go` stamp
+//! right after the write returns, the `bestmove` stamp on a reader thread that is blocked in
+//! `read` until the line arrives (a sleeping thread is woken promptly whatever the load).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc::{Receiver, channel};
+use std::time::{Duration, Instant};
+
+/// The probe's settings.
+struct Settings {
+    engine: String,
+    count: usize,
+    movetime: u64,
+    threads: usize,
+    variant: String,
+    over: Option<u64>,
+    options: Vec<(String, String)>,
+}
+
+fn usage(problem: &str) -> ! {
+    eprintln!("latency: {problem}");
+    eprintln!(
+        "usage: cargo bench --bench latency -- [--engine PATH] [--count N] [--movetime MS] [--threads T] [--variant NAME] [--over MS] [--option NAME=VALUE]..."
+    );
+    std::process::exit(2)
+}
+
+fn settings() -> Settings {
+    let mut s = Settings {
+        engine: "target/release/steere".into(),
+        count: 200,
+        movetime: 100,
+        threads: 1,
+        variant: "impasse".into(),
+        over: None,
+        options: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        if flag == "--bench" {
+            continue; // cargo bench passes it
+        }
+        let mut value = || args.next().unwrap_or_else(|| usage(&format!("{flag} needs a value")));
+        let number = |v: String| v.parse::<u64>().unwrap_or_else(|_| usage(&format!("{flag}: not a number")));
+        match flag.as_str() {
+            "--engine" => s.engine = value(),
+            "--count" => s.count = number(value()) as usize,
+            "--movetime" => s.movetime = number(value()),
+            "--threads" => s.threads = number(value()) as usize,
+            "--variant" => s.variant = value(),
+            "--over" => s.over = Some(number(value())),
+            "--option" => {
+                let v = value();
+                let (name, val) = v.split_once('=').unwrap_or_else(|| usage("--option wants NAME=VALUE"));
+                s.options.push((name.into(), val.into()));
+            }
+            other => usage(&format!("unknown argument '{other}'")),
+        }
+    }
+    s
+}
+
+/// The book's positions of `variant` (comment lines skipped).
+fn openings(variant: &str) -> Vec<String> {
+    let path = format!("{}/positions/openings-{variant}.fen", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| usage(&format!("{path}: {e}")));
+    let fens: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(String::from)
+        .collect();
+    if fens.is_empty() {
+        usage(&format!("{path} has no positions"));
+    }
+    fens
+}
+
+/// Reads the engine's lines on a thread of its own, each stamped as it is read.
+fn reader(stdout: std::process::ChildStdout) -> Receiver<(Instant, String)> {
+    let (sender, receiver) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { return };
+            if sender.send((Instant::now(), line)).is_err() {
+                return;
+            }
+        }
+    });
+    receiver
+}
+
+/// Waits for a line starting with `word`; returns when it was read and the line.
+fn wait_for(lines: &Receiver<(Instant, String)>, word: &str, timeout: Duration) -> Option<(Instant, String)> {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let (at, line) = lines.recv_timeout(left).ok()?;
+        if line.split_whitespace().next() == Some(word) {
+            return Some((at, line));
+        }
+    }
+}
+
+/// The `q` quantile of sorted `values` (nearest rank).
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let rank = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
+    sorted[rank - 1]
+}
+
+fn main() {
+    let s = settings();
+    let fens = openings(&s.variant);
+    let mut child = Command::new(&s.engine)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap_or_else(|e| usage(&format!("cannot start '{}': {e}", s.engine)));
+    let mut stdin = child.stdin.take().expect("piped");
+    let lines = reader(child.stdout.take().expect("piped"));
+    let mut send = |text: &str| {
+        stdin.write_all(text.as_bytes()).and_then(|()| stdin.write_all(b"\n")).and_then(|()| stdin.flush())
+    };
+    let mut setup = vec![
+        "uci".to_string(),
+        format!("setoption name UCI_Variant value {}", s.variant),
+        format!("setoption name Threads value {}", s.threads),
+    ];
+    setup.extend(s.options.iter().map(|(n, v)| format!("setoption name {n} value {v}")));
+    setup.push("isready".into());
+    for line in &setup {
+        send(line).unwrap_or_else(|e| usage(&format!("cannot write to the engine: {e}")));
+    }
+    if wait_for(&lines, "readyok", Duration::from_secs(30)).is_none() {
+        usage("no readyok from the engine");
+    }
+    let mut latencies = Vec::with_capacity(s.count);
+    let mut failures = 0;
+    for i in 0..s.count {
+        let position = format!("position fen {}", fens[i % fens.len()]);
+        if send(&position).is_err() || send(&format!("go movetime {}", s.movetime)).is_err() {
+            eprintln!("latency: the engine closed its input");
+            failures += 1;
+            break;
+        }
+        let sent = Instant::now();
+        match wait_for(&lines, "bestmove", Duration::from_millis(s.movetime + 10_000)) {
+            Some((at, line)) => {
+                latencies.push(at.saturating_duration_since(sent).as_secs_f64() * 1000.0);
+                if line.split_whitespace().nth(1).is_none_or(|m| m == "(none)") {
+                    eprintln!("latency: no move in '{line}'");
+                    failures += 1;
+                }
+            }
+            None => {
+                eprintln!("latency: no bestmove for probe {}", i + 1);
+                failures += 1;
+                break;
+            }
+        }
+    }
+    let _ = send("quit");
+    let _ = child.wait();
+    latencies.sort_by(f64::total_cmp);
+    let limit = s.over.unwrap_or(s.movetime + 50);
+    let over = latencies.iter().filter(|&&l| l > limit as f64).count();
+    if latencies.is_empty() {
+        usage("no answer at all");
+    }
+    println!(
+        "latency threads {} movetime {} count {} p50 {:.1} p99 {:.1} max {:.1} over-{limit} {over}",
+        s.threads,
+        s.movetime,
+        latencies.len(),
+        quantile(&latencies, 0.5),
+        quantile(&latencies, 0.99),
+        latencies[latencies.len() - 1]
+    );
+    if failures > 0 {
+        std::process::exit(1);
+    }
+}
