@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
-# Time losses under load: plays self-play matches of `steere` while busy processes load the
-# machine, and reports how late each move was (answer time minus allowed time: p50, p99, max)
-# and the games lost on time, for each thread count and time control.
+# Time losses under load: while busy processes load the machine, first probes the engine's
+# latency over its protocol (benches/latency.rs: N `go movetime 100`, the time from writing `go`
+# to reading `bestmove`: p50, p99, max and the count over 150 ms), then plays self-play matches
+# and reports how late each move was (answer time minus allowed time: p50, p99, max) and the
+# games lost on time, for each thread count and time control.
 #
 # Not part of CI (it takes long and wants the machine to itself); see docs/matches.md, "Time
 # losses under load", for what it measured and how the defaults were chosen from it.
 #
-#   benches/load-test.sh                      # 100 games per setting, 2 busy processes
-#   GAMES=1000 THREADS="1" CONTROLS="movetime=100" benches/load-test.sh
+#   benches/load-test.sh                      # probe 500 + 100 games per setting, 4 busy processes
+#   GAMES=0 PROBE=1000 benches/load-test.sh   # the latency probe alone
+#   BUSY=2 GAMES=1000 THREADS="1" CONTROLS="movetime=100" PROBE=0 benches/load-test.sh
 #   ENGINE=/tmp/steere-old RUNNER=./target/release/steere benches/load-test.sh   # another build
 #
 # Settings (environment):
-#   GAMES=100             games per (threads, control) setting (even)
+#   GAMES=100             games per (threads, control) setting (even; 0: no match)
+#   PROBE=500             latency probes per thread count (0: no probe)
 #   THREADS="1 2"         the engine's Threads option values to test
 #   CONTROLS="movetime=100 tc=2+0.05"   time controls (the match runner's engine settings)
-#   BUSY=2                busy processes loading the machine (0: none)
+#   BUSY=4                busy processes loading the machine (0: none)
 #   CONCURRENCY=2         games at once
 #   ENGINE, RUNNER        the engine under test and the match runner (default: this build)
 #   MARGIN                the runner's --timemargin in ms (default: the runner's default)
@@ -24,14 +28,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 GAMES=${GAMES:-100}
+PROBE=${PROBE:-500}
 THREADS=${THREADS:-"1 2"}
 CONTROLS=${CONTROLS:-"movetime=100 tc=2+0.05"}
-BUSY=${BUSY:-2}
+BUSY=${BUSY:-4}
 CONCURRENCY=${CONCURRENCY:-2}
 EXTRA=${EXTRA:-}
 
 if [[ -z "${RUNNER:-}" || -z "${ENGINE:-}" ]]; then
     cargo build --release --quiet
+fi
+if ((PROBE > 0)); then
+    # Built before the load starts; the run below then only checks that it is fresh.
+    cargo bench --bench latency --no-run --quiet
 fi
 RUNNER=${RUNNER:-./target/release/steere}
 ENGINE=${ENGINE:-./target/release/steere}
@@ -56,6 +65,20 @@ done
 
 echo "load test: $GAMES games per setting, $BUSY busy processes, concurrency $CONCURRENCY, $(nproc) cores"
 echo "engine $ENGINE, runner $RUNNER ${margin_args[*]} $EXTRA"
+if ((PROBE > 0)); then
+    for threads in $THREADS; do
+        probe_options=()
+        for setting in $EXTRA; do
+            # option.NAME=VALUE settings of the match become the probe's --option NAME=VALUE.
+            if [[ $setting == option.* ]]; then probe_options+=(--option "${setting#option.}"); fi
+        done
+        cargo bench --quiet --bench latency -- --engine "$ENGINE" --count "$PROBE" \
+            --threads "$threads" --movetime 100 "${probe_options[@]}"
+    done
+fi
+if ((GAMES == 0)); then
+    exit 0
+fi
 for threads in $THREADS; do
     for control in $CONTROLS; do
         records_args=()

@@ -145,3 +145,50 @@ fn players_sets_the_start_and_errors_leave_the_position() {
     assert_eq!(engine.query("islegal 6"), "false");
     engine.finish();
 }
+
+/// The search runs beside the loop: `isready` is answered during it, `go infinite` and
+/// `go ponder` wait for `stop` or `ponderhit` even when the turn is solved, and pipelined
+/// `go`/`stop` pairs get exactly one legal `bestmove` each.
+#[test]
+fn the_search_runs_beside_the_loop_and_waits_for_stop() {
+    let _guard = shared();
+    let mut engine = cantstop_engine();
+    let events = "r1546";
+    engine.send(&format!("position startpos moves {events}"));
+    let start = reference::start_fen(2);
+    let pos = reference::Position::parse(&start).unwrap().play(events).unwrap();
+    let legal = |mv: &str| pos.legal_events().iter().any(|e| e == mv);
+    for go in ["go infinite", "go ponder movetime 50"] {
+        engine.send(go);
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        let sent = std::time::Instant::now();
+        engine.send("isready");
+        let lines = engine.until("readyok", |l| l == "readyok");
+        assert!(lines.iter().all(|l| !l.starts_with("bestmove")), "{go}: {lines:?}");
+        // Generous against a loaded machine; before, `isready` waited for the whole search.
+        let waited = sent.elapsed();
+        assert!(waited < std::time::Duration::from_secs(1), "{go}: readyok after {waited:?}");
+        engine.none_within(std::time::Duration::from_millis(600), "bestmove before stop", |l| {
+            l.starts_with("bestmove")
+        });
+        engine.send(if go.contains("ponder") { "ponderhit" } else { "stop" });
+        let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
+        let best = lines.last().unwrap().trim_start_matches("bestmove ");
+        assert!(legal(best), "{go}: illegal {best}");
+        engine.sync_quiet();
+    }
+    let pairs: Vec<String> = (0..40)
+        .flat_map(|i| {
+            let go = ["go infinite", "go movetime 1", "go depth 2", "go ponder"][i % 4];
+            [go.to_string(), "stop".to_string()]
+        })
+        .collect();
+    let mut script = pairs.join("\n");
+    script.push_str("\nisready\n");
+    engine.send_bytes(script.as_bytes());
+    let lines = engine.until("readyok", |l| l == "readyok");
+    let answers: Vec<&String> = lines.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers.len(), 40, "{lines:?}");
+    assert!(answers.iter().all(|a| legal(a.trim_start_matches("bestmove "))), "{answers:?}");
+    engine.finish();
+}

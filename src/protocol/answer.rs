@@ -125,9 +125,19 @@ impl Answerer {
             let _ = waker.send(Report::Wake);
         });
         let answered = Arc::new(AtomicBool::new(false));
-        let state = State { control, out, deadline, offered: fallback, debug, answered: answered.clone() };
-        let handle =
-            std::thread::Builder::new().name("answerer".into()).spawn(move || state.run(&receiver))?;
+        let state = State {
+            control,
+            out,
+            deadline,
+            offered: fallback,
+            debug,
+            answered: answered.clone(),
+            realtime: false,
+        };
+        let handle = std::thread::Builder::new().name("answerer".into()).spawn(move || {
+            let realtime = ask_for_realtime();
+            state.run(&receiver, realtime)
+        })?;
         Ok(Answerer { reporter: Some(Reporter { sender }), answered, handle })
     }
 
@@ -164,11 +174,14 @@ struct State {
     offered: String,
     debug: bool,
     answered: Arc<AtomicBool>,
+    /// Whether the thread runs at a real-time priority ([`ask_for_realtime`]).
+    realtime: bool,
 }
 
 impl State {
     /// Writes the search's lines until the answer is given.
-    fn run(mut self, receiver: &Receiver<Report>) {
+    fn run(mut self, receiver: &Receiver<Report>, realtime: bool) {
+        self.realtime = realtime;
         loop {
             if self.control.stop.load(SeqCst) {
                 return self.give_offered(receiver, "stop");
@@ -232,8 +245,9 @@ impl State {
         self.give(&offered);
         if self.debug {
             let ms = self.deadline.start.elapsed().as_secs_f64() * 1000.0;
+            let priority = if self.realtime { "real-time" } else { "normal" };
             self.out.info_string(&format!(
-                "debug: answered for the search at {cause}, {ms:.1} ms after go was read"
+                "debug: answered for the search at {cause}, {ms:.1} ms after go was read ({priority} priority)"
             ));
         }
     }
@@ -241,6 +255,29 @@ impl State {
     fn give(&self, answer: &str) {
         self.answered.store(true, SeqCst);
         self.out.line(answer);
+    }
+}
+
+/// Asks for the lowest real-time priority (`SCHED_FIFO` 1) for the calling thread; true if
+/// granted (to root, to a process with `CAP_SYS_NICE`, or within an `ulimit -r` limit).
+///
+/// Why: within its own group of processes a sleeping thread that wakes is scheduled promptly,
+/// but the engine's group competes with other groups (a terminal session under autogroup, a
+/// cgroup under systemd or a batch system) as a whole, and while the search thread keeps the
+/// group busy, a waking answerer waits for the group's next turn: tens of milliseconds, as
+/// measured with busy processes in another session (docs/matches.md). A real-time thread is
+/// scheduled before every ordinary one. This one is safe to raise: it sleeps until a deadline,
+/// then writes a line or two and ends; it never computes. Refused, it runs as before.
+fn ask_for_realtime() -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let param = libc::sched_param { sched_priority: 1 };
+        // SAFETY: a plain system call on the calling thread (0) with a valid parameter block.
+        unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) == 0 }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        false
     }
 }
 

@@ -106,11 +106,7 @@ impl Engine {
                 command.stderr(Stdio::null());
             }
         }
-        // A process group of its own: the Ctrl-C of a terminal reaches the runner alone, which
-        // then stops the match cleanly (src/tools/matches/interrupt.rs) and ends the engines
-        // itself, instead of every engine dying mid-game of the same signal.
-        #[cfg(unix)]
-        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        own_session(&mut command);
         let mut child =
             command.spawn().map_err(|e| format!("cannot start '{}': {e}", spec.command.join(" ")))?;
         let stdin = child.stdin.take();
@@ -395,6 +391,33 @@ impl Engine {
 impl Drop for Engine {
     fn drop(&mut self) {
         self.quit();
+    }
+}
+
+/// Starts the engine in a session of its own (and so a process group of its own), for two
+/// reasons:
+/// - the Ctrl-C of a terminal reaches the runner alone, which then stops the match cleanly
+///   (src/tools/matches/interrupt.rs) and ends the engines itself, instead of every engine
+///   dying mid-game of the same signal;
+/// - the scheduler groups processes by session (Linux's autogroup, on by default on desktops):
+///   an engine thinking in the runner's group would keep that group busy, and the runner's
+///   reader thread, which stamps the engine's answer as it arrives, would then wait for the
+///   group's turn behind loads in other sessions, tens of milliseconds charged to the engine
+///   (measured: docs/matches.md, "Time losses under load"). In a session of its own the
+///   engine's computing does not delay the runner's stamps.
+fn own_session(command: &mut Command) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: setsid is async-signal-safe, as a pre_exec hook must be; it touches no memory.
+        unsafe {
+            command.pre_exec(|| {
+                if libc::setsid() == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
     }
 }
 
