@@ -14,7 +14,9 @@
 //!
 //! Both stamps are taken where the probe's own scheduling cannot inflate them: the `go` stamp
 //! right after the write returns, the `bestmove` stamp on a reader thread that is blocked in
-//! `read` until the line arrives (a sleeping thread is woken promptly whatever the load).
+//! `read` until the line arrives, at real-time priority where the system grants it, as the
+//! match runner's readers (`src/realtime.rs`); the engine runs in a session of its own, as the
+//! match runner starts it.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -43,7 +45,8 @@ fn usage(problem: &str) -> ! {
 
 fn settings() -> Settings {
     let mut s = Settings {
-        engine: "target/release/steere".into(),
+        // The binary cargo built beside this bench.
+        engine: env!("CARGO_BIN_EXE_steere").into(),
         count: 200,
         movetime: 100,
         threads: 1,
@@ -101,6 +104,8 @@ fn openings(variant: &str) -> Vec<String> {
 fn reader(stdout: std::process::ChildStdout) -> Receiver<(Instant, String)> {
     let (sender, receiver) = channel();
     std::thread::spawn(move || {
+        // Real-time priority where granted, as the match runner's readers (src/realtime.rs).
+        let _guard = steere::realtime::FloodGuard::start();
         for line in BufReader::new(stdout).lines() {
             let Ok(line) = line else { return };
             if sender.send((Instant::now(), line)).is_err() {

@@ -19,6 +19,9 @@
 #   THREADS="1 2"         the engine's Threads option values to test
 #   CONTROLS="movetime=100 tc=2+0.05"   time controls (the match runner's engine settings)
 #   BUSY=4                busy processes loading the machine (0: none)
+#   BUSY_SESSION=same     `same`: the busy processes share this script's session (and so, under
+#                         Linux's autogroup, the runner's scheduling group); `own`: they run in a
+#                         session of their own, as another program in another terminal would
 #   CONCURRENCY=2         games at once
 #   ENGINE, RUNNER        the engine under test and the match runner (default: this build)
 #   MARGIN                the runner's --timemargin in ms (default: the runner's default)
@@ -32,6 +35,7 @@ PROBE=${PROBE:-500}
 THREADS=${THREADS:-"1 2"}
 CONTROLS=${CONTROLS:-"movetime=100 tc=2+0.05"}
 BUSY=${BUSY:-4}
+BUSY_SESSION=${BUSY_SESSION:-same}
 CONCURRENCY=${CONCURRENCY:-2}
 EXTRA=${EXTRA:-}
 
@@ -59,11 +63,15 @@ stop_busy() {
 trap stop_busy EXIT INT TERM
 for ((i = 0; i < BUSY; i++)); do
     # A pure processor hog, as a compile or another test run would be.
-    sh -c 'while :; do :; done' &
+    if [[ $BUSY_SESSION == own ]]; then
+        setsid sh -c 'while :; do :; done' &
+    else
+        sh -c 'while :; do :; done' &
+    fi
     busy_pids+=($!)
 done
 
-echo "load test: $GAMES games per setting, $BUSY busy processes, concurrency $CONCURRENCY, $(nproc) cores"
+echo "load test: $GAMES games per setting, $BUSY busy processes ($BUSY_SESSION session), concurrency $CONCURRENCY, $(nproc) cores"
 echo "engine $ENGINE, runner $RUNNER ${margin_args[*]} $EXTRA"
 if ((PROBE > 0)); then
     for threads in $THREADS; do

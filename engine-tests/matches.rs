@@ -495,3 +495,24 @@ fn the_runner_draw_cap_is_configurable() {
     let (_, games) = shuttling_match("no-cap", &["--draw-max-plies", "0", "--draw-reversible-plies", "0"]);
     assert!(games.iter().all(|g| g.tag("Reason").unwrap().starts_with("repetition")));
 }
+
+/// Each engine runs in a session of its own (src/tools/matches/engine.rs, `own_session`), so
+/// that a thinking engine does not share the runner's scheduling group: the fake records its
+/// process id and its session id (field 6 of /proc/PID/stat) at each `go`.
+#[test]
+fn each_engine_runs_in_a_session_of_its_own() {
+    let name = "session";
+    let record = temp_dir("session-record").join("sessions.txt");
+    let on_go =
+        format!("echo \"$$ $(cut -d' ' -f6 /proc/$$/stat)\" >> '{}'; echo 'bestmove a1b2'", record.display());
+    fake_loses(name, (&on_go, ":"), Category::IllegalMove, "illegal move 'a1b2'", 1);
+    let lines = std::fs::read_to_string(&record).unwrap();
+    assert_eq!(lines.lines().count(), 2, "{lines}");
+    let own_session = std::fs::read_to_string("/proc/self/stat").unwrap();
+    let own_session = own_session.rsplit(')').next().unwrap().split_whitespace().nth(3).unwrap().to_string();
+    for line in lines.lines() {
+        let (pid, sid) = line.split_once(' ').unwrap();
+        assert_eq!(pid, sid, "the engine leads its own session: {line}");
+        assert_ne!(sid, own_session, "not the test's session: {line}");
+    }
+}

@@ -1,14 +1,15 @@
-//! `steere`: an engine for a family of abstract games (Impasse, Dipole; HexDame and Can't Stop
-//! to come).
+//! `steere`: an engine for a family of abstract games (Impasse, Dipole, HexDame, Can't Stop).
 //!
 //! The crate is built as separate rooms through which data flows one way:
-//! - [`impasse`], [`dipole`]: the rules of each game (position, moves, notation, hashing,
+//! - [`impasse`], [`dipole`], [`hexdame`], [`cantstop`]: the rules of each game (position, moves, notation, hashing,
 //!   evaluation), each depending on nothing else and on no other game;
 //! - [`game`]: the `Game` trait, all the search knows about a game, and the `Rules` trait, what
 //!   the tools and the protocol need besides, with each game's adapter;
 //! - [`variants`]: the registry, the one list of games and the one place that turns a variant's
 //!   name into code for its rules;
-//! - [`search`]: parallel iterative-deepening alpha-beta over any `Game`;
+//! - [`search`]: parallel iterative-deepening alpha-beta over any `Game`; [`chance`]: the
+//!   chance-node search of dice games;
+//! - [`realtime`]: prompt wakeups for the threads that keep deadlines and stamp answers;
 //! - [`tools`]: command-line jobs such as perft, bench, solve and match, written once over
 //!   `Rules`;
 //! - [`protocol`]: the UCI/UGI text protocol (any variant) and the CodinGame adapter (Impasse);
@@ -22,6 +23,7 @@ pub mod gui;
 pub mod hexdame;
 pub mod impasse;
 pub mod protocol;
+pub mod realtime;
 pub mod search;
 pub mod tools;
 pub mod variants;

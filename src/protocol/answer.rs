@@ -133,10 +133,11 @@ impl Answerer {
             debug,
             answered: answered.clone(),
             realtime: false,
+            started: Instant::now(),
         };
         let handle = std::thread::Builder::new().name("answerer".into()).spawn(move || {
-            let realtime = ask_for_realtime();
-            state.run(&receiver, realtime)
+            let realtime = crate::realtime::request();
+            state.run(&receiver, realtime, Instant::now())
         })?;
         Ok(Answerer { reporter: Some(Reporter { sender }), answered, handle })
     }
@@ -174,14 +175,17 @@ struct State {
     offered: String,
     debug: bool,
     answered: Arc<AtomicBool>,
-    /// Whether the thread runs at a real-time priority ([`ask_for_realtime`]).
+    /// Whether the thread runs at a real-time priority ([`crate::realtime`]).
     realtime: bool,
+    /// When the thread began to run.
+    started: Instant,
 }
 
 impl State {
     /// Writes the search's lines until the answer is given.
-    fn run(mut self, receiver: &Receiver<Report>, realtime: bool) {
+    fn run(mut self, receiver: &Receiver<Report>, realtime: bool, started: Instant) {
         self.realtime = realtime;
+        self.started = started;
         loop {
             if self.control.stop.load(SeqCst) {
                 return self.give_offered(receiver, "stop");
@@ -244,10 +248,12 @@ impl State {
         let offered = std::mem::take(&mut self.offered);
         self.give(&offered);
         if self.debug {
-            let ms = self.deadline.start.elapsed().as_secs_f64() * 1000.0;
+            let ms = |at: Instant| at.saturating_duration_since(self.deadline.start).as_secs_f64() * 1000.0;
             let priority = if self.realtime { "real-time" } else { "normal" };
             self.out.info_string(&format!(
-                "debug: answered for the search at {cause}, {ms:.1} ms after go was read ({priority} priority)"
+                "debug: answered for the search at {cause}, {:.1} ms after go was read (the answerer ran from {:.1} ms, at {priority} priority)",
+                ms(Instant::now()),
+                ms(self.started)
             ));
         }
     }
@@ -255,29 +261,6 @@ impl State {
     fn give(&self, answer: &str) {
         self.answered.store(true, SeqCst);
         self.out.line(answer);
-    }
-}
-
-/// Asks for the lowest real-time priority (`SCHED_FIFO` 1) for the calling thread; true if
-/// granted (to root, to a process with `CAP_SYS_NICE`, or within an `ulimit -r` limit).
-///
-/// Why: within its own group of processes a sleeping thread that wakes is scheduled promptly,
-/// but the engine's group competes with other groups (a terminal session under autogroup, a
-/// cgroup under systemd or a batch system) as a whole, and while the search thread keeps the
-/// group busy, a waking answerer waits for the group's next turn: tens of milliseconds, as
-/// measured with busy processes in another session (docs/matches.md). A real-time thread is
-/// scheduled before every ordinary one. This one is safe to raise: it sleeps until a deadline,
-/// then writes a line or two and ends; it never computes. Refused, it runs as before.
-fn ask_for_realtime() -> bool {
-    #[cfg(target_os = "linux")]
-    {
-        let param = libc::sched_param { sched_priority: 1 };
-        // SAFETY: a plain system call on the calling thread (0) with a valid parameter block.
-        unsafe { libc::sched_setscheduler(0, libc::SCHED_FIFO, &param) == 0 }
-    }
-    #[cfg(not(target_os = "linux"))]
-    {
-        false
     }
 }
 

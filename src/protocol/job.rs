@@ -19,7 +19,7 @@
 
 use super::answer::{Answerer, Reporter};
 use super::output::{bestmove_line, info_line};
-use crate::game::{Game, Outcome, Rules};
+use crate::game::{Game, Rules};
 use crate::search::{Limits, SearchControl, SearchResult, Searcher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -200,29 +200,19 @@ pub fn bestmove_text<G: Rules>(
     (bestmove_line(best, ponder), warning)
 }
 
+/// The table of the fallback search ([`fallback_move`]): small, so that it costs nothing to keep.
+pub const FALLBACK_HASH_MIB: usize = 1;
+
 /// The move given if the search offers none before the deadline (its thread was never
-/// scheduled): the best by a one-ply look, a finished game valued by its outcome and the rest
-/// by the evaluation. Microseconds, on the loop's thread; `None` in a finished game.
-pub fn quick_move<G: Game>(pos: &G) -> Option<G::Move> {
-    let value = |mv: G::Move| {
-        let child = pos.make_move(mv);
-        // The child's outcome is for its side to move, the opponent.
-        match child.outcome() {
-            Some(Outcome::Loss) => i32::MAX,
-            Some(Outcome::Win) => i32::MIN,
-            Some(Outcome::Draw) => 0,
-            None => -child.evaluate(),
-        }
-    };
-    let moves = pos.legal_moves();
-    let mut best: Option<(G::Move, i32)> = None;
-    for &mv in moves.as_ref() {
-        let v = value(mv);
-        if best.is_none_or(|(_, b)| v > b) {
-            best = Some((mv, v));
-        }
-    }
-    best.map(|(mv, _)| mv)
+/// scheduled, or the budget is nothing at all, as `movetime` below `MoveOverhead`): the result
+/// of a depth-1 search (with its capture extension) by `spare`, a small searcher of its own, run
+/// on the loop's thread before the answerer starts. It is the move the first iteration of the
+/// real search would give, which the search always completes; it takes microseconds. `None` in
+/// a finished game.
+pub fn fallback_move<G: Game>(spare: &mut Searcher<G>, pos: &G, history: Vec<u64>) -> Option<G::Move> {
+    spare.set_history(history);
+    let limits = Limits { depth: Some(1), ..Limits::default() };
+    spare.search(pos, &limits, &SearchControl::new(), &mut |_| {}).best_move
 }
 
 /// The `debug on` account of where a move's time went, measured from the moment the input
@@ -245,4 +235,84 @@ fn timing_report<M>(limits: &Limits, thread_started: Instant, result: &SearchRes
     }
     text.push_str(&format!(", ->bestmove {:.1} ms", ms(Instant::now())));
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::answer::Deadline;
+    use super::super::output::Output;
+    use super::*;
+    use crate::impasse::Position;
+    use std::io::Write;
+    use std::sync::Mutex;
+    use std::time::Duration;
+
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().write(buf)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// A search thread that offers a move and then gets no processor for 400 ms (a busy
+    /// machine) is answered for at its 40 ms deadline, with the move it offered; its own late
+    /// answer is never written, and the job still joins with what the thread returned.
+    #[test]
+    fn the_deadline_holds_when_the_search_thread_does_not_run() {
+        let buffer = Buffer::default();
+        let control = Arc::new(SearchControl::new());
+        let start = Instant::now();
+        let deadline = Deadline { start, hard: Some(Duration::from_millis(40)) };
+        let out = Output::new(buffer.clone());
+        let answerer =
+            Answerer::start(control.clone(), out, deadline, "bestmove d2e3".into(), false).unwrap();
+        let (job, started) = Job::start(control, answerer, |reporter| {
+            reporter.info("info depth 1".into());
+            reporter.offer("bestmove d2f4".into());
+            std::thread::sleep(Duration::from_millis(400));
+            reporter.done("bestmove h2g3".into(), Vec::new());
+            7
+        });
+        started.unwrap();
+        job.wait_answered();
+        let answered = start.elapsed();
+        assert!(answered >= Duration::from_millis(40), "{answered:?}");
+        // Generous bounds against a loaded test machine; the thread's own answer comes at 400 ms.
+        assert!(answered < Duration::from_millis(300), "answered after {answered:?}");
+        assert!(job.is_stopping(), "the deadline tells the search to stop");
+        assert_eq!(job.join(), Some(7));
+        assert_eq!(
+            String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap(),
+            "info depth 1\nbestmove d2f4\n"
+        );
+    }
+
+    #[test]
+    fn answers_are_checked_and_the_fallback_is_the_first_iteration() {
+        let pos = Position::startpos();
+        let style = AnswerStyle { ponder_move: true, debug: false };
+        let legal = pos.legal_moves();
+        let first = legal.as_ref()[0];
+        let (line, warning) = bestmove_text(&pos, Some(first), None, style);
+        assert_eq!((line, warning), (format!("bestmove {first}"), None));
+        // A move of the other side is not legal here: replaced, and said so.
+        let other = pos.make_move(first);
+        let foreign = other.legal_moves().as_ref()[0];
+        if !legal.as_ref().contains(&foreign) {
+            let (line, warning) = bestmove_text(&pos, Some(foreign), None, style);
+            assert_eq!(line, format!("bestmove {first}"));
+            assert!(warning.unwrap().contains("illegal move"));
+        }
+        let mut spare = Searcher::new(FALLBACK_HASH_MIB, 1);
+        let fallback = fallback_move(&mut spare, &pos, Vec::new()).unwrap();
+        let mut searcher = Searcher::new(16, 1);
+        let limits = Limits { depth: Some(1), ..Limits::default() };
+        let first = searcher.search(&pos, &limits, &SearchControl::new(), &mut |_| {});
+        assert_eq!(Some(fallback), first.best_move, "the move of a depth-1 search");
+    }
 }

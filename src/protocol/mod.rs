@@ -40,7 +40,7 @@ pub mod terminal;
 use answer::{Answerer, Deadline};
 use command::{Command, Dialect, GoParams, ParseError, Query, StartPosition, quote};
 use input::{Input, Shared};
-use job::{AnswerStyle, Job, bestmove_text, board_search, quick_move};
+use job::{AnswerStyle, FALLBACK_HASH_MIB, Job, bestmove_text, board_search, fallback_move};
 use options::{Change, Options};
 use output::Output;
 
@@ -204,6 +204,8 @@ struct Engine<G: Rules> {
     searcher: Option<Searcher<G>>,
     /// The search running, or answered but not yet joined.
     job: Option<Job<Option<Searcher<G>>>>,
+    /// The small searcher of the fallback move ([`fallback_move`]), created on first use.
+    spare: Option<Searcher<G>>,
 }
 
 impl<G: Rules> Session for Engine<G> {
@@ -240,6 +242,7 @@ impl<G: Rules> Engine<G> {
             history: GameHistory::new(start),
             searcher: None,
             job: None,
+            spare: None,
         }
     }
 
@@ -381,7 +384,9 @@ impl<G: Rules> Engine<G> {
         // The answerer starts first, before the previous search's threads are joined (which on
         // a busy machine may wait for a processor): the deadline holds from here whatever happens.
         let pos = self.position;
-        let fallback = bestmove_text(&pos, quick_move(&pos), None, style).0;
+        let spare = self.spare.get_or_insert_with(|| Searcher::new(FALLBACK_HASH_MIB, 1));
+        let fallback_best = fallback_move(spare, &pos, self.history.hashes_before());
+        let fallback = bestmove_text(&pos, fallback_best, None, style).0;
         let deadline = Deadline { start: read_at, hard: time::budget(&limits).hard };
         let out = self.common.out.clone();
         let answerer = match Answerer::start(control.clone(), out, deadline, fallback.clone(), style.debug) {

@@ -1,8 +1,8 @@
 //! An engine process driven over pipes with the UCI/UGI protocol (docs/protocol.md).
 //!
-//! The scheme: the process is spawned with piped stdin and stdout. A reader thread turns its
-//! stdout into lines, each stamped with the [`Instant`] it was read, and sends them on a
-//! channel; the end of the output is sent as [`Event::Eof`]. The runner only ever waits on that
+//! The scheme: the process is spawned with piped stdin and stdout, in a session of its own. A
+//! reader thread (at real-time priority where granted, see `src/realtime.rs`) turns its stdout
+//! into lines, each stamped with the [`Instant`] it was read, and sends them on a channel; the end of the output is sent as [`Event::Eof`]. The runner only ever waits on that
 //! channel with a deadline (`recv_timeout`), so an engine that hangs, floods or dies can never
 //! hang the runner: it just misses its deadline or closes the channel. Lines are capped at
 //! [`MAX_LINE`] bytes, so an engine that prints without newlines cannot exhaust memory.
@@ -115,6 +115,10 @@ impl Engine {
         // Detached on purpose: it ends when the engine's output closes, and the runner never
         // waits for it (an engine's grandchild could keep the pipe open).
         std::thread::spawn(move || {
+            // It stamps the engine's answers: it must not wait for a processor when a line
+            // comes, so it asks for real-time priority (src/realtime.rs), and gives it back if
+            // the engine floods it.
+            let mut guard = crate::realtime::FloodGuard::start();
             let mut reader = BufReader::new(stdout);
             let mut line = Vec::new();
             loop {
@@ -124,7 +128,8 @@ impl Engine {
                         let _ = sender.send(Event::Eof);
                         return;
                     }
-                    Ok(_) => {
+                    Ok(n) => {
+                        guard.count(n);
                         let text = String::from_utf8_lossy(&line).trim_end_matches(['\n', '\r']).to_string();
                         if sender.send(Event::Line(Instant::now(), text)).is_err() {
                             return;

@@ -1,0 +1,102 @@
+//! Prompt wakeups for threads that only wait and then stamp or write: a real-time scheduling
+//! priority where the system grants one.
+//!
+//! Why: the scheduler shares processors between groups of processes (a terminal session under
+//! Linux's autogroup, a cgroup under systemd or a batch system), and a thread that wakes up in
+//! a group kept busy by other work waits for its group's next turn, tens of milliseconds on a
+//! loaded machine (measured: docs/matches.md, "Time losses under load"). A real-time thread is
+//! scheduled before every ordinary one. Only threads that never compute ask for it: the
+//! protocol's answerer (it sleeps until a deadline, writes a line and ends) and the match
+//! runner's readers of engine output (they sleep in `read`, stamp each line and pass it on),
+//! which give it back when an engine floods them ([`FloodGuard`]).
+//!
+//! The lowest real-time priority (`SCHED_FIFO` 1) is granted to root, to a process with
+//! `CAP_SYS_NICE`, or within an `ulimit -r` limit; refused, the thread runs as before.
+
+use std::time::{Duration, Instant};
+
+/// Asks for the lowest real-time priority for the calling thread; true if granted.
+pub fn request() -> bool {
+    set_policy(true)
+}
+
+/// Gives the calling thread's real-time priority back (ordinary scheduling).
+pub fn release() {
+    set_policy(false);
+}
+
+#[cfg(target_os = "linux")]
+fn set_policy(realtime: bool) -> bool {
+    let (policy, priority) = if realtime { (libc::SCHED_FIFO, 1) } else { (libc::SCHED_OTHER, 0) };
+    let param = libc::sched_param { sched_priority: priority };
+    // SAFETY: a plain system call on the calling thread (0) with a valid parameter block.
+    unsafe { libc::sched_setscheduler(0, policy, &param) == 0 }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn set_policy(_realtime: bool) -> bool {
+    false
+}
+
+/// Most a real-time reader may read in one [`FLOOD_WINDOW`] before it gives its priority back.
+/// Engines print a few kilobytes a move; a flooding one (`yes`) reaches this in microseconds.
+pub const FLOOD_BYTES: usize = 1 << 20;
+/// The window of [`FLOOD_BYTES`].
+pub const FLOOD_WINDOW: Duration = Duration::from_secs(1);
+
+/// Counts what a real-time reader reads, and gives its priority back for good once the rate
+/// passes [`FLOOD_BYTES`] per [`FLOOD_WINDOW`]: a real-time thread that always has input would
+/// otherwise keep a processor from every ordinary thread.
+pub struct FloodGuard {
+    realtime: bool,
+    window_start: Instant,
+    window_bytes: usize,
+}
+
+impl FloodGuard {
+    /// Asks for real-time priority for the calling thread and starts counting.
+    pub fn start() -> FloodGuard {
+        FloodGuard { realtime: request(), window_start: Instant::now(), window_bytes: 0 }
+    }
+
+    /// Counts `bytes` read; past the limit, the priority is released (once).
+    pub fn count(&mut self, bytes: usize) {
+        if !self.realtime {
+            return;
+        }
+        if self.window_start.elapsed() > FLOOD_WINDOW {
+            self.window_start = Instant::now();
+            self.window_bytes = 0;
+        }
+        self.window_bytes += bytes;
+        if self.window_bytes > FLOOD_BYTES {
+            release();
+            self.realtime = false;
+        }
+    }
+
+    /// Whether the thread still runs at real-time priority.
+    pub fn is_realtime(&self) -> bool {
+        self.realtime
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_flood_gives_the_priority_back() {
+        let handle = std::thread::spawn(|| {
+            let mut guard = FloodGuard::start();
+            let granted = guard.is_realtime();
+            guard.count(1000);
+            let after_a_line = guard.is_realtime();
+            guard.count(FLOOD_BYTES);
+            (granted, after_a_line, guard.is_realtime())
+        });
+        let (granted, after_a_line, after_flood) = handle.join().unwrap();
+        assert_eq!(after_a_line, granted, "a line changes nothing");
+        assert!(!after_flood, "a flood always ends real-time priority");
+    }
+}
