@@ -265,14 +265,14 @@ impl State {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use std::io::Write;
     use std::sync::Mutex;
 
-    /// A writer into a shared buffer.
+    /// A writer into a shared buffer (for the protocol's tests).
     #[derive(Clone, Default)]
-    struct Buffer(Arc<Mutex<Vec<u8>>>);
+    pub(in crate::protocol) struct Buffer(Arc<Mutex<Vec<u8>>>);
 
     impl Write for Buffer {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
@@ -284,7 +284,8 @@ mod tests {
     }
 
     impl Buffer {
-        fn text(&self) -> String {
+        /// What was written.
+        pub(in crate::protocol) fn text(&self) -> String {
             String::from_utf8(self.0.lock().unwrap().clone()).unwrap()
         }
     }

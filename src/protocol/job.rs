@@ -94,6 +94,23 @@ impl<T: Send + 'static> Job<T> {
         self.control.ponderhit();
     }
 
+    /// What the engine loop does with a running job before each command: lets a job that has
+    /// been told to stop give its `bestmove` (within milliseconds), so that every command after
+    /// `stop` answers after that `bestmove`. True once the job is answered and its threads have
+    /// ended: joining it then costs nothing.
+    pub fn settle(&self) -> bool {
+        if self.is_stopping() {
+            self.wait_answered();
+        }
+        self.is_answered() && self.is_finished()
+    }
+
+    /// The error for a command `what` that needs the engine idle while this job runs
+    /// unanswered, or `None` if the job is answered (it may still be winding down).
+    pub fn refusal(&self, what: &str) -> Option<String> {
+        (!self.is_answered()).then(|| format!("error: {what} ignored: a search is running (send stop first)"))
+    }
+
     /// Waits until the `bestmove` is given: for a stopping job, within milliseconds, since
     /// its answerer gives it as soon as it hears of the stop.
     pub fn wait_answered(&self) {
@@ -240,24 +257,11 @@ fn timing_report<M>(limits: &Limits, thread_started: Instant, result: &SearchRes
 #[cfg(test)]
 mod tests {
     use super::super::answer::Deadline;
+    use super::super::answer::tests::Buffer;
     use super::super::output::Output;
     use super::*;
     use crate::impasse::Position;
-    use std::io::Write;
-    use std::sync::Mutex;
     use std::time::Duration;
-
-    #[derive(Clone, Default)]
-    struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Buffer {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().write(buf)
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     /// A search thread that offers a move and then gets no processor for 400 ms (a busy
     /// machine) is answered for at its 40 ms deadline, with the move it offered; its own late
@@ -286,10 +290,7 @@ mod tests {
         assert!(answered < Duration::from_millis(300), "answered after {answered:?}");
         assert!(job.is_stopping(), "the deadline tells the search to stop");
         assert_eq!(job.join(), Some(7));
-        assert_eq!(
-            String::from_utf8(buffer.0.lock().unwrap().clone()).unwrap(),
-            "info depth 1\nbestmove d2f4\n"
-        );
+        assert_eq!(buffer.text(), "info depth 1\nbestmove d2f4\n");
     }
 
     #[test]

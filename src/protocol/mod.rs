@@ -536,26 +536,21 @@ impl<G: Rules> Engine<G> {
     /// otherwise the command `what` is refused with an error.
     fn is_idle(&mut self, what: &str) -> bool {
         self.settle();
-        if self.job.as_ref().is_some_and(|job| !job.is_answered()) {
-            self.common
-                .out
-                .info_string(&format!("error: {what} ignored: a search is running (send stop first)"));
-            return false;
+        match self.job.as_ref().and_then(|job| job.refusal(what)) {
+            Some(error) => {
+                self.common.out.info_string(&error);
+                false
+            }
+            None => true,
         }
-        true
     }
 
-    /// Lets a search that has been told to stop give its `bestmove` (its answerer does so
-    /// within milliseconds), and joins an answered search whose threads have ended; never waits
-    /// for a search that nobody has stopped.
+    /// Lets a search that has been told to stop give its `bestmove`, and joins an answered
+    /// search whose threads have ended ([`Job::settle`]); never waits for a search that nobody
+    /// has stopped.
     fn settle(&mut self) {
-        if let Some(job) = &self.job {
-            if job.is_stopping() {
-                job.wait_answered();
-            }
-            if job.is_answered() && job.is_finished() {
-                self.join_job();
-            }
+        if self.job.as_ref().is_some_and(Job::settle) {
+            self.join_job();
         }
     }
 
