@@ -6,9 +6,14 @@
 //! a group kept busy by other work waits for its group's next turn, tens of milliseconds on a
 //! loaded machine (measured: docs/matches.md, "Time losses under load"). A real-time thread is
 //! scheduled before every ordinary one. Only threads that never compute ask for it: the
-//! protocol's answerer (it sleeps until a deadline, writes a line and ends) and the match
-//! runner's readers of engine output (they sleep in `read`, stamp each line and pass it on),
-//! which give it back when an engine floods them ([`FloodGuard`]).
+//! protocol's answerer (it sleeps until a deadline, writes a line and ends), the protocol's
+//! input thread (it sleeps in `read`, stamps each line, the moment a `go`'s time starts, and
+//! passes it on), the engine loop while it waits for a command and until a `go` has its
+//! answerer, and the match runner's readers of engine output (they sleep in `read`, stamp each
+//! line and pass it on). Readers give it back when their input floods them ([`FloodGuard`]).
+//!
+//! A new thread inherits its creator's policy, so every thread that computes (a search and its
+//! helpers) leaves real-time first thing, and the loop leaves it before any other command.
 //!
 //! The lowest real-time priority (`SCHED_FIFO` 1) is granted to root, to a process with
 //! `CAP_SYS_NICE`, or within an `ulimit -r` limit; refused, the thread runs as before.
@@ -23,6 +28,22 @@ pub fn request() -> bool {
 /// Gives the calling thread's real-time priority back (ordinary scheduling).
 pub fn release() {
     set_policy(false);
+}
+
+/// Whether the calling thread runs at a real-time priority.
+pub fn is_current() -> bool {
+    current_policy()
+}
+
+#[cfg(target_os = "linux")]
+fn current_policy() -> bool {
+    // SAFETY: a plain system call on the calling thread (0).
+    unsafe { libc::sched_getscheduler(0) == libc::SCHED_FIFO }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn current_policy() -> bool {
+    false
 }
 
 #[cfg(target_os = "linux")]
@@ -46,7 +67,7 @@ pub const FLOOD_WINDOW: Duration = Duration::from_secs(1);
 
 /// Counts what a real-time reader reads, and gives its priority back for good once the rate
 /// passes [`FLOOD_BYTES`] per [`FLOOD_WINDOW`]: a real-time thread that always has input would
-/// otherwise keep a processor from every ordinary thread.
+/// otherwise keep a processor from every ordinary thread. Dropped, it gives the priority back.
 pub struct FloodGuard {
     realtime: bool,
     window_start: Instant,
@@ -78,6 +99,16 @@ impl FloodGuard {
     /// Whether the thread still runs at real-time priority.
     pub fn is_realtime(&self) -> bool {
         self.realtime
+    }
+}
+
+impl Drop for FloodGuard {
+    /// The reading is over: the thread goes back to ordinary scheduling (it may go on to
+    /// other work, as a test's thread does).
+    fn drop(&mut self) {
+        if self.realtime {
+            release();
+        }
     }
 }
 

@@ -201,6 +201,8 @@ impl<G: ChanceRules> DiceSession<G> {
                     return;
                 }
             };
+        // The deadline is guarded: the rest is ordinary work (joining, starting threads).
+        crate::realtime::release();
         self.common.shared.publish(&control, line);
         self.join_job();
         let infinite = params.infinite;

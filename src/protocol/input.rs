@@ -17,6 +17,10 @@
 //! loop refuses, because an earlier search still runs, reaches that earlier search through the
 //! forwarded copy, as it should: the GUI wants the engine to stop.)
 //!
+//! The reader runs at a real-time priority where the system grants one ([`crate::realtime`]):
+//! the moment it reads a `go` is the moment the search's time starts, and on a busy machine an
+//! ordinary thread may wait tens of milliseconds to be scheduled after the GUI has written.
+//!
 //! Lines are read as raw bytes (`read_until`), so invalid UTF-8 is decoded lossily rather than
 //! ending the input; a line longer than [`MAX_LINE_BYTES`] is skipped (and reported) instead of
 //! growing a buffer without bound. End of input, or a read error, is treated as `quit`.
@@ -96,6 +100,9 @@ impl Shared {
 /// [`Input::End`] (unless the line was `quit`, which is forwarded as such). Meant to run on its
 /// own thread; returns when the input ends or the engine loop has gone.
 pub fn read_loop(mut input: impl BufRead, shared: &Shared, sender: &Sender<Input>) {
+    // Real-time where granted, so that a line is read (and a `go` stamped) as soon as it is
+    // written, whatever else the machine runs; given back on a flood and when reading ends.
+    let mut flood_guard = crate::realtime::FloodGuard::start();
     let mut line_number = 0u64;
     // The line of the last command that starts a job: the one a `stop` is meant for.
     let mut job_line = 0u64;
@@ -104,6 +111,7 @@ pub fn read_loop(mut input: impl BufRead, shared: &Shared, sender: &Sender<Input
         buffer.clear();
         // A read error ends the input like its end does: (0 bytes, not too long).
         let (read, too_long) = read_line(&mut input, &mut buffer).unwrap_or_default();
+        flood_guard.count(read);
         if read == 0 {
             // End of input: as `quit`.
             shared.stop(job_line);
@@ -238,5 +246,39 @@ mod tests {
         read_loop(Cursor::new(b"go depth 5\nisready\ngo infinite\nstop\nd\n".to_vec()), &shared, &sender);
         // Line 3 was stopped by line 4; then end of input (a quit) also targets line 3.
         assert_eq!(shared.stopped_job.load(SeqCst), 3);
+    }
+
+    /// An input that records the reading thread's priority at each read.
+    struct Watched {
+        bytes: Cursor<Vec<u8>>,
+        realtime_seen: Arc<Mutex<Vec<bool>>>,
+    }
+
+    impl std::io::Read for Watched {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            self.realtime_seen.lock().unwrap().push(crate::realtime::is_current());
+            std::io::Read::read(&mut self.bytes, buf)
+        }
+    }
+
+    /// The reader reads at real-time priority where the system grants one, and gives it back
+    /// when the reading ends (its thread may go on to other work).
+    #[test]
+    fn reading_is_real_time_where_granted_and_given_back_at_the_end() {
+        let handle = std::thread::spawn(|| {
+            let granted = crate::realtime::request();
+            crate::realtime::release();
+            let realtime_seen = Arc::new(Mutex::new(Vec::new()));
+            let input =
+                Watched { bytes: Cursor::new(b"isready\n".to_vec()), realtime_seen: realtime_seen.clone() };
+            let (sender, _receiver) = channel();
+            read_loop(std::io::BufReader::new(input), &Shared::default(), &sender);
+            let seen = realtime_seen.lock().unwrap().clone();
+            (granted, seen, crate::realtime::is_current())
+        });
+        let (granted, seen, after) = handle.join().unwrap();
+        assert!(!seen.is_empty());
+        assert!(seen.iter().all(|&rt| rt == granted), "granted {granted}, seen {seen:?}");
+        assert!(!after, "the priority is given back");
     }
 }

@@ -47,7 +47,7 @@ pub struct Job<T> {
 }
 
 impl<T: Send + 'static> Job<T> {
-    /// Runs `work` on a new search thread, with `answerer` (started first, so that its deadline
+    /// Runs `work` on a new search thread (always at the ordinary priority), with `answerer` (started first, so that its deadline
     /// holds from the start) writing what the work reports. If the system refuses a thread,
     /// the answerer gives its fallback at once and the job is answered and finished; the error
     /// is returned for the caller to report.
@@ -57,10 +57,13 @@ impl<T: Send + 'static> Job<T> {
         work: impl FnOnce(Reporter) -> T + Send + 'static,
     ) -> (Job<T>, std::io::Result<()>) {
         let reporter = answerer.take_reporter().expect("a fresh answerer");
-        let spawned = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(SEARCH_STACK)
-            .spawn(move || work(reporter));
+        let spawned =
+            std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn(move || {
+                // A thread inherits its creator's policy; a search computes, so it never runs
+                // at real-time priority (it would keep a processor from every other program).
+                crate::realtime::release();
+                work(reporter)
+            });
         // On failure the closure, with the reporter, is dropped: the answerer gives its fallback.
         let (search, result) = match spawned {
             Ok(handle) => (Some(handle), Ok(())),
@@ -291,6 +294,32 @@ mod tests {
         assert!(job.is_stopping(), "the deadline tells the search to stop");
         assert_eq!(job.join(), Some(7));
         assert_eq!(buffer.text(), "info depth 1\nbestmove d2f4\n");
+    }
+
+    /// Started from a thread at real-time priority (the engine loop waits at one), the search
+    /// thread still runs at the ordinary one, and so do the threads it starts.
+    #[test]
+    fn the_search_never_runs_at_real_time_priority() {
+        let handle = std::thread::spawn(|| {
+            let granted = crate::realtime::request();
+            let control = Arc::new(SearchControl::new());
+            let deadline = Deadline { start: Instant::now(), hard: None };
+            let out = Output::new(Buffer::default());
+            let answerer =
+                Answerer::start(control.clone(), out, deadline, "bestmove d2e3".into(), false).unwrap();
+            let (job, started) = Job::start(control, answerer, |reporter| {
+                let helper = std::thread::spawn(crate::realtime::is_current).join().unwrap();
+                let search = crate::realtime::is_current();
+                reporter.done("bestmove d2e3".into(), Vec::new());
+                (search, helper)
+            });
+            started.unwrap();
+            let policies = job.join();
+            crate::realtime::release();
+            (granted, policies)
+        });
+        let (granted, policies) = handle.join().unwrap();
+        assert_eq!(policies, Some((false, false)), "real-time granted to the starter: {granted}");
     }
 
     #[test]

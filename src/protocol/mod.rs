@@ -86,12 +86,22 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
         Common { out: out.clone(), shared, options: Options::default(), debug: false, dialect: Dialect::Uci };
     let mut session = new_session(common, variants::DEFAULT_VARIANT);
     while !out.is_closed() {
-        match receiver.recv_timeout(IDLE_POLL) {
+        // The loop waits at a real-time priority where granted, so that a `go` gets its answerer
+        // (and its deadline a guard) promptly on a busy machine; every command but `go` runs
+        // at the ordinary one, and `go` leaves it as soon as its answerer runs.
+        crate::realtime::request();
+        let input = receiver.recv_timeout(IDLE_POLL);
+        if !matches!(&input, Ok(Input::Line(_, Ok(parsed), _)) if matches!(parsed.command, Command::Go(_))) {
+            crate::realtime::release();
+        }
+        match input {
             Ok(Input::Line(line, Ok(parsed), read_at)) => {
                 for warning in &parsed.warnings {
                     out.info_string(warning);
                 }
-                match session.execute(line, parsed.command, read_at) {
+                let outcome = session.execute(line, parsed.command, read_at);
+                crate::realtime::release();
+                match outcome {
                     Flow::Continue => {}
                     Flow::Quit => break,
                     Flow::SwitchVariant(name) => session = new_session(session.into_common(), name),
@@ -106,6 +116,7 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
             Err(RecvTimeoutError::Timeout) => session.reap_finished(),
         }
     }
+    crate::realtime::release();
     session.shutdown();
 }
 
@@ -398,6 +409,8 @@ impl<G: Rules> Engine<G> {
                 return;
             }
         };
+        // The deadline is guarded: the rest is ordinary work (joining, starting threads).
+        crate::realtime::release();
         self.common.shared.publish(&control, line);
         self.join_job();
         let mut searcher = self.take_searcher();
