@@ -87,11 +87,12 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
     let mut session = new_session(common, variants::DEFAULT_VARIANT);
     while !out.is_closed() {
         // The loop waits at a real-time priority where granted, so that a `go` gets its answerer
-        // (and its deadline a guard) promptly on a busy machine; every command but `go` runs
-        // at the ordinary one, and `go` leaves it as soon as its answerer runs.
+        // (and its deadline a guard) promptly on a busy machine, and keeps it for the few
+        // commands that come between a GUI's `go` and its answer; `go` leaves it as soon as its
+        // answerer runs, every other command runs at the ordinary priority.
         crate::realtime::request();
         let input = receiver.recv_timeout(IDLE_POLL);
-        if !matches!(&input, Ok(Input::Line(_, Ok(parsed), _)) if matches!(parsed.command, Command::Go(_))) {
+        if !matches!(&input, Ok(Input::Line(_, Ok(parsed), _)) if runs_at_real_time(&parsed.command)) {
             crate::realtime::release();
         }
         match input {
@@ -118,6 +119,15 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
     }
     crate::realtime::release();
     session.shutdown();
+}
+
+/// Whether the loop runs `command` at its waiting (real-time) priority: the commands a GUI
+/// sends just before a `go` or during a search, which compute little and start no thread
+/// before the answerer (a new thread inherits the policy: `go` leaves it as soon as its answerer
+/// runs). A `position` is read before its `go`, whose time has started: at the ordinary
+/// priority a busy machine could hold it for tens of milliseconds.
+fn runs_at_real_time(command: &Command) -> bool {
+    matches!(command, Command::Go(_) | Command::Position { .. } | Command::Stop | Command::PonderHit | Command::IsReady)
 }
 
 /// What the engine loop does after a command.
