@@ -322,7 +322,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             eprintln!("steere: error: {message}");
-            ExitCode::FAILURE
+            if steere::tools::matches::interrupt::interrupted() {
+                // A match stopped by a signal: resumable, which a batch script can tell.
+                ExitCode::from(steere::tools::matches::interrupt::INTERRUPTED_STATUS)
+            } else {
+                ExitCode::FAILURE
+            }
         }
     }
 }

@@ -127,7 +127,10 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
 /// runs). A `position` is read before its `go`, whose time has started: at the ordinary
 /// priority a busy machine could hold it for tens of milliseconds.
 fn runs_at_real_time(command: &Command) -> bool {
-    matches!(command, Command::Go(_) | Command::Position { .. } | Command::Stop | Command::PonderHit | Command::IsReady)
+    matches!(
+        command,
+        Command::Go(_) | Command::Position { .. } | Command::Stop | Command::PonderHit | Command::IsReady
+    )
 }
 
 /// What the engine loop does after a command.

@@ -41,7 +41,18 @@ pub trait MatchTally {
     /// The live progress line: games (of `planned_games`, for a match of fixed length), the
     /// score and, with a test, its LLR.
     fn progress_line(&self, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String;
+
+    /// Whether the game ended by an engine's crash (which may be the match's own interruption
+    /// reaching the engine first: see [`CRASH_GRACE`]).
+    fn ends_in_crash(record: &Self::Record) -> bool;
 }
+
+/// How long a game slot waits, after a game that ended by an engine's crash, for a signal
+/// that interrupts the match: a batch system signals every process of a job at once (Slurm:
+/// the engines a few milliseconds before the runner), and an engine killed by the match's own
+/// interruption lost no game. If the signal comes, the game is neither counted nor recorded,
+/// and `--resume` plays it again.
+pub const CRASH_GRACE: Duration = Duration::from_secs(1);
 
 /// How a match ended: the final tally, the SPRT's state and the time it took.
 pub struct Outcome<T> {
@@ -143,7 +154,7 @@ impl Driver {
             for slot in slots {
                 let sender = sender.clone();
                 let (counter, play) = (&counter, &play);
-                scope.spawn(move || worker(counter, slot, play, &sender));
+                scope.spawn(move || worker(counter, slot, play, T::ends_in_crash, &sender));
             }
             drop(sender);
             for record in results {
@@ -197,9 +208,16 @@ struct Counter {
     stop: AtomicBool,
 }
 
-/// A game slot: plays games taken from the shared counter until the match is over.
-fn worker<S, R, P>(counter: &Counter, mut slot: S, play: &P, results: &Sender<R>)
-where
+/// A game slot: plays games taken from the shared counter until the match is over. A game
+/// that `ends_in_crash` is held back for [`CRASH_GRACE`] and dropped if a signal interrupts
+/// the match meanwhile.
+fn worker<S, R, P>(
+    counter: &Counter,
+    mut slot: S,
+    play: &P,
+    ends_in_crash: fn(&R) -> bool,
+    results: &Sender<R>,
+) where
     P: Fn(&mut S, u64, &AtomicBool) -> Option<R>,
 {
     loop {
@@ -214,6 +232,7 @@ where
             continue; // played before the match was resumed
         }
         match play(&mut slot, index, &counter.stop) {
+            Some(record) if ends_in_crash(&record) && interruption_follows() => return,
             Some(record) => {
                 if results.send(record).is_err() {
                     return;
@@ -222,6 +241,18 @@ where
             None => return,
         }
     }
+}
+
+/// Waits up to [`CRASH_GRACE`] for a signal that interrupts the match; true if one came.
+fn interruption_follows() -> bool {
+    let until = Instant::now() + CRASH_GRACE;
+    while Instant::now() < until {
+        if interrupt::interrupted() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    interrupt::interrupted()
 }
 
 /// What the main thread keeps while the games come in.

@@ -410,15 +410,29 @@ impl Drop for Engine {
 ///   group's turn behind loads in other sessions, tens of milliseconds charged to the engine
 ///   (measured: docs/matches.md, "Time losses under load"). In a session of its own the
 ///   engine's computing does not delay the runner's stamps.
+///
+/// A session protects nothing from a batch system, which signals every process of a job
+/// (Slurm's SIGTERM on preemption, `scancel` or the time limit reaches the engines a few
+/// milliseconds before the runner): so the engine also starts with SIGTERM and SIGINT ignored.
+/// The runner alone decides when an engine ends (`quit`, then SIGKILL); an engine dying of
+/// the runner's own interruption would otherwise be recorded as a crash, a game result that
+/// never happened. (An engine that installs handlers of its own may still die of the signal:
+/// the driver does not count a crash that comes with an interruption, see driver.rs.)
 fn own_session(command: &mut Command) {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
-        // SAFETY: setsid is async-signal-safe, as a pre_exec hook must be; it touches no memory.
+        // SAFETY: setsid and signal are async-signal-safe, as a pre_exec hook must be; they
+        // touch no memory. An ignored disposition survives exec; handlers would not.
         unsafe {
             command.pre_exec(|| {
                 if libc::setsid() == -1 {
                     return Err(std::io::Error::last_os_error());
+                }
+                for signal in [libc::SIGTERM, libc::SIGINT] {
+                    if libc::signal(signal, libc::SIG_IGN) == libc::SIG_ERR {
+                        return Err(std::io::Error::last_os_error());
+                    }
                 }
                 Ok(())
             });

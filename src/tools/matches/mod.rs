@@ -38,6 +38,7 @@ pub mod engine;
 pub mod fingerprint;
 pub mod game;
 pub mod interrupt;
+pub mod output;
 pub mod record;
 pub mod report;
 pub mod resume;
@@ -64,6 +65,7 @@ use spec::EngineSpec;
 use stats::Sprt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// The most pairs a match with `--sprt` and no `--games`/`--rounds` plays before giving up.
 pub const MAX_SPRT_PAIRS: u64 = 1_000_000;
@@ -121,6 +123,12 @@ pub struct MatchArgs {
     /// Print the final summary as one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Write the report (the table, or the JSON of --json) to FILE instead of standard output,
+    /// whole or not at all: written beside it and renamed over it, so that a run refused,
+    /// stopped or killed at any moment never leaves FILE empty or cut. With --resume and
+    /// --json, the time of the earlier runs that FILE records is counted in.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
     /// Milliseconds a move may exceed its clock or fixed move time before it loses on time.
     #[arg(long, default_value_t = 50, value_name = "MS")]
     pub timemargin: u64,
@@ -173,6 +181,18 @@ impl MatchArgs {
     /// The shard played (the whole match without `--shard`).
     pub fn shard_or_whole(&self) -> Shard {
         self.shard.unwrap_or(Shard::WHOLE)
+    }
+}
+
+/// The time of the earlier runs of a resumed match, as its `--output` report records it (see
+/// [`output::earlier_elapsed`]); zero for a match not resumed or without a JSON report.
+pub(crate) fn earlier_elapsed(args: &MatchArgs, fingerprint: &Fingerprint) -> Duration {
+    match (&args.resume, &args.output) {
+        (Some(_), Some(path)) if args.json => {
+            let shard = args.shard_or_whole();
+            output::earlier_elapsed(path, &fingerprint.hash(), shard.index, shard.count)
+        }
+        _ => Duration::ZERO,
     }
 }
 
@@ -352,7 +372,7 @@ fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), Stri
         let check = |r: &GameRecord| resume_check(r, &openings, &specs);
         let parse = |text: &str| resume::parse_board_records(text, variant.name());
         let number = |r: &GameRecord| r.number.checked_sub(1);
-        resume::load(path, parse, number, check, &mut slice, &mut tally)?;
+        resume::load(path, record::RECORD_START, parse, number, check, &mut slice, &mut tally)?;
     }
     let driver = Driver::new(args, sprt)?;
 
@@ -378,17 +398,19 @@ fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), Stri
         |slot: &mut [Option<Engine>; 2], index: u64, stop: &AtomicBool| play_game(&shared, slot, index, stop);
     let end = driver.run(slice, engines, tally, play)?;
     let (tally, sprt_state) = (&end.tally, end.sprt.as_ref());
-    if args.json {
+    let elapsed = end.elapsed + earlier_elapsed(args, &fingerprint);
+    let text = if args.json {
         let seed = args.seed.unwrap_or(0);
         let mut info = ShardInfo::new(args.shard_or_whole(), &fingerprint, Kind::Board, variant.name(), seed);
         info.sprt = sprt;
         info.planned_games = planned_games;
         info.complete = !end.interrupted && tally.games == planned_games;
-        info.elapsed_s = end.elapsed.as_secs_f64();
-        crate::outln!("{}", shards::with_shard(&report::json(tally, sprt_state, end.elapsed), &info, tally));
+        info.elapsed_s = elapsed.as_secs_f64();
+        shards::with_shard(&report::json(tally, sprt_state, elapsed), &info, tally) + "\n"
     } else {
-        crate::out!("{}", report::table(tally, sprt_state, end.elapsed, end.stop_note()));
-    }
+        report::table(tally, sprt_state, elapsed, end.stop_note())
+    };
+    output::emit(args.output.as_deref(), &text)?;
     if end.interrupted {
         return Err(interrupted_error(args, tally.games));
     }

@@ -45,6 +45,10 @@ use std::fmt::Write as _;
 use std::time::Duration;
 
 /// How a game ended.
+/// How every record of the file begins (its first tag line), which `--resume` looks for to
+/// drop a last record cut short.
+pub const RECORD_START: &str = "[Event \"";
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Category {
     /// The winner removed all of his checkers.

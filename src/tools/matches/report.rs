@@ -159,6 +159,10 @@ impl Tally {
 impl MatchTally for Tally {
     type Record = GameRecord;
 
+    fn ends_in_crash(record: &GameRecord) -> bool {
+        record.category == Category::Crash
+    }
+
     fn record_text(record: &GameRecord) -> String {
         record.to_text()
     }

@@ -19,10 +19,13 @@ use std::time::Duration;
 
 /// Counts the games of the record file `path` into `tally` and marks them done in `slice`:
 /// `parse` reads the file's text, `number` gives a record's game number in the schedule (from
-/// 0), `check` that the record is the game this run would play under that number. Returns how
-/// many games the file held.
+/// 0), `check` that the record is the game this run would play under that number. A last
+/// record cut short (the runner was killed while writing it) is dropped with a warning and
+/// cut from the file; a record starts where `record_start` is found at the start of a line.
+/// Returns how many games the file held.
 pub fn load<T: MatchTally>(
     path: &Path,
+    record_start: &str,
     parse: impl Fn(&str) -> Result<Vec<T::Record>, String>,
     number: impl Fn(&T::Record) -> Option<u64>,
     check: impl Fn(&T::Record) -> Result<(), String>,
@@ -35,7 +38,11 @@ pub fn load<T: MatchTally>(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
         Err(e) => return Err(format!("--resume {shown}: {e}")),
     };
-    let records = parse(&text).map_err(|e| format!("--resume {shown}: {e}"))?;
+    let records = match parse(&text) {
+        Ok(records) => records,
+        Err(error) => drop_cut_last_record(path, &text, record_start, &parse)
+            .ok_or_else(|| format!("--resume {shown}: {error}"))??,
+    };
     for record in &records {
         let number =
             number(record).ok_or_else(|| format!("--resume {shown}: a game without a valid game number"))?;
@@ -54,6 +61,39 @@ pub fn load<T: MatchTally>(
         tally.add(record);
     }
     Ok(records.len() as u64)
+}
+
+/// The records of `text` without its last one, when that one was cut short: the longest
+/// prefix that ends at a line start, parses, and leaves a tail that begins like a record
+/// (`record_start`, or a cut piece of it). The file is cut to that prefix (so that new games
+/// are appended after complete ones) and a warning says so. `None` when the fault is anything
+/// else (a file that is not a record file is never touched); `Some(Err)` when it cannot be cut.
+fn drop_cut_last_record<R>(
+    path: &Path,
+    text: &str,
+    record_start: &str,
+    parse: &impl Fn(&str) -> Result<Vec<R>, String>,
+) -> Option<Result<Vec<R>, String>> {
+    let begins_a_record = |tail: &str| tail.starts_with(record_start) || record_start.starts_with(tail);
+    let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1));
+    let last_record = line_starts.clone().rfind(|&i| text[i..].starts_with(record_start)).unwrap_or(0);
+    let mut candidates: Vec<usize> = line_starts.filter(|&i| i >= last_record && i < text.len()).collect();
+    candidates.reverse();
+    let (cut, records) = candidates
+        .into_iter()
+        .filter(|&i| begins_a_record(&text[i..]))
+        .find_map(|i| parse(&text[..i]).ok().map(|records| (i, records)))?;
+    let shown = path.display();
+    let truncated =
+        std::fs::OpenOptions::new().write(true).open(path).and_then(|file| file.set_len(cut as u64));
+    if let Err(e) = truncated {
+        return Some(Err(format!("--resume {shown}: cannot drop its cut last game: {e}")));
+    }
+    eprintln!(
+        "steere: warning: --resume {shown}: its last game was cut short ({} bytes: the runner was stopped while writing it); dropped, it will be played again",
+        text.len() - cut
+    );
+    Some(Ok(records))
 }
 
 /// Reads a board-game record file into game records (what the tally counts: numbers, result,

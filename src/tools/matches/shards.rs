@@ -25,6 +25,14 @@ pub struct MergeArgs {
     /// Print the merged summary as one JSON object instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Merge only if every shard of the match is given and complete; otherwise say which are
+    /// missing and write nothing (a batch job's last shard can then merge the match itself).
+    #[arg(long)]
+    pub require_all: bool,
+    /// Write the merged report to FILE instead of standard output, whole or not at all
+    /// (written beside it and renamed over it).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 /// Which runner played a shard.
@@ -194,6 +202,9 @@ pub fn run_merge(args: &MergeArgs) -> Result<(), String> {
     check_parts(&parts)?;
     let note = merge_note(&parts);
     if note.contains("missing") {
+        if args.require_all {
+            return Err(format!("--require-all: not every shard is here{note}; nothing written"));
+        }
         eprintln!("steere: warning: the report covers only some shards of the match{note}");
     }
     let info = &parts[0].info;
@@ -239,8 +250,7 @@ pub fn run_merge(args: &MergeArgs) -> Result<(), String> {
             }
         }
     };
-    crate::out!("{output}");
-    Ok(())
+    super::output::emit(args.output.as_deref(), &output)
 }
 
 /// The raw tally of a part.

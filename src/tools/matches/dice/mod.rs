@@ -153,7 +153,15 @@ fn run_match<G: ChanceRules>(variant: ChanceVariant<G>, args: &MatchArgs) -> Res
     if let Some(path) = &args.resume {
         let check = |r: &DiceRecord| resume_check(r, variant.name(), seed, &entrant_specs);
         let number = |r: &DiceRecord| r.game.checked_sub(1);
-        resume::load(path, record::parse_dice_records, number, check, &mut slice, &mut tally)?;
+        resume::load(
+            path,
+            record::RECORD_START,
+            record::parse_dice_records,
+            number,
+            check,
+            &mut slice,
+            &mut tally,
+        )?;
     }
     let driver = Driver::new(args, sprt)?;
 
@@ -183,18 +191,20 @@ fn run_match<G: ChanceRules>(variant: ChanceVariant<G>, args: &MatchArgs) -> Res
         |slot: &mut Vec<Option<Engine>>, index: u64, stop: &AtomicBool| play_game(&shared, slot, index, stop);
     let end = driver.run(slice, slots, tally, play)?;
     let (tally, sprt_state) = (&end.tally, end.sprt.as_ref());
-    if args.json {
+    let elapsed = end.elapsed + super::earlier_elapsed(args, &fingerprint);
+    let text = if args.json {
         let mut info = ShardInfo::new(args.shard_or_whole(), &fingerprint, Kind::Dice, variant.name(), seed);
         info.sprt = sprt;
         info.planned_games = planned_games;
         info.complete = !end.interrupted && tally.games == planned_games;
-        info.elapsed_s = end.elapsed.as_secs_f64();
-        let json = report::json(tally, variant.name(), seed, sprt_state, end.elapsed);
-        crate::outln!("{}", shards::with_shard(&json, &info, tally));
+        info.elapsed_s = elapsed.as_secs_f64();
+        let json = report::json(tally, variant.name(), seed, sprt_state, elapsed);
+        shards::with_shard(&json, &info, tally) + "\n"
     } else {
         let header = format!("{}, seed {seed}", variant.name());
-        crate::out!("{}", report::table(tally, &header, sprt_state, end.elapsed, end.stop_note()));
-    }
+        report::table(tally, &header, sprt_state, elapsed, end.stop_note())
+    };
+    super::output::emit(args.output.as_deref(), &text)?;
     if end.interrupted {
         return Err(super::interrupted_error(args, tally.games));
     }

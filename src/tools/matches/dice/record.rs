@@ -26,6 +26,10 @@ use crate::tools::matches::timing::MoveTiming;
 use crate::variants::{self, ChanceJob, ChanceVariant};
 use serde::{Deserialize, Serialize};
 
+/// How every record line begins (its first member), which `--resume` looks for to drop a last
+/// line cut short.
+pub const RECORD_START: &str = "{\"variant\":";
+
 /// One finished dice game.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct DiceRecord {

@@ -210,6 +210,10 @@ impl DiceTally {
 impl MatchTally for DiceTally {
     type Record = DiceRecord;
 
+    fn ends_in_crash(record: &DiceRecord) -> bool {
+        record.reason == Category::Crash.label()
+    }
+
     fn record_text(record: &DiceRecord) -> String {
         record.to_line()
     }
