@@ -14,6 +14,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// Two board shards, merged, are the unsharded match: the same games under the same numbers,
 /// the same counts, Elo and SPRT.
@@ -247,7 +248,8 @@ fn doc_block(heading: &str) -> String {
 }
 
 /// The GNU parallel example of docs/matches.md, run exactly as written (in a directory where
-/// `./target/release/steere` is the binary under test), merges to the unsharded match.
+/// `./target/release/steere` is the binary under test), killed (`kill -9` of one shard) and run
+/// again as the docs say, merges to the unsharded match.
 #[test]
 fn the_gnu_parallel_example_of_the_docs_runs_as_written() {
     let block = doc_block("### On one machine: GNU parallel");
@@ -259,6 +261,20 @@ fn the_gnu_parallel_example_of_the_docs_runs_as_written() {
     let dir = temp_dir("parallel");
     std::fs::create_dir_all(dir.join("target/release")).unwrap();
     std::os::unix::fs::symlink(STEERE, dir.join("target/release/steere")).unwrap();
+    // First run: a shard's runner is killed (kill -9) once shard 2 has recorded a game; parallel
+    // then stops the others (--halt now,fail=1). The same block, run again, finishes the match.
+    let mut first = Command::new("sh").args(["-c", &block]).current_dir(&dir).spawn().unwrap();
+    let record = dir.join("shard-2.pgn");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(&record).map_or(0, |t| t.matches("[Game ").count()) < 1 {
+        assert!(Instant::now() < deadline, "shard 2 never recorded a game");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // The newest shard runner still running (shard 2, or the one after it if 2 just ended).
+    let killed =
+        Command::new("pkill").args(["-KILL", "-n", "-f", "--", " --resume shard-"]).status().unwrap();
+    assert!(killed.success(), "no shard was running");
+    assert!(!first.wait().unwrap().success(), "a killed shard fails the first run");
     let out = Command::new("sh").args(["-c", &block]).current_dir(&dir).output().unwrap();
     assert!(out.status.success(), "{block}\n{}", text(&out.stderr));
     let merged = text(&out.stdout);
