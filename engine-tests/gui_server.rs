@@ -3,7 +3,8 @@
 //! checked with the rules), and survives faulty engines (fake `#!/bin/sh` engines that crash,
 //! hang, print garbage or an illegal move): the fault is reported and the game keeps its moves.
 //! Can't Stop's games (dice rolled by the server, 2 to 4 seats, engine seats) have their own
-//! file, `gui_server/cantstop.rs`.
+//! file, `gui_server/cantstop.rs`; the server's limits (stalled and oversize requests, the
+//! engines' lifetime, the cap on games, move text) theirs, `gui_server/limits.rs`.
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -22,7 +23,13 @@ struct Gui {
 
 impl Gui {
     fn start(engines: &[String]) -> Gui {
+        Gui::start_with(engines, &[])
+    }
+
+    /// A server with `engines` and the further options `options`.
+    fn start_with(engines: &[String], options: &[&str]) -> Gui {
         let mut args = vec!["gui".to_string(), "--port".to_string(), "0".to_string()];
+        args.extend(options.iter().map(|o| o.to_string()));
         for engine in engines {
             args.push("--engine".to_string());
             args.push(engine.clone());
@@ -125,6 +132,8 @@ fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
 
 #[path = "gui_server/cantstop.rs"]
 mod cantstop;
+#[path = "gui_server/limits.rs"]
+mod limits;
 
 fn moves(game: &Value) -> Vec<String> {
     game["moves"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap().to_string()).collect()

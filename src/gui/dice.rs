@@ -328,8 +328,10 @@ impl DiceGames {
 
     /// Plays a person's event: `roll` rolls the dice where they are due (and, where it is the
     /// decision to roll again, rolls them at once); refused on an engine's turn, after the end,
-    /// for a roll of the player's own making, and for anything the rules refuse.
+    /// for a roll of the player's own making, for text that cannot be an event
+    /// ([`super::limits::move_text`]), and for anything the rules refuse.
     pub fn play(self: &Arc<DiceGames>, id: u64, text: &str) -> Result<DiceSnapshot, String> {
+        let text = super::limits::move_text(text)?;
         let game = self.game(id)?;
         let mut g = lock(&game);
         let view = g.view();
@@ -340,7 +342,6 @@ impl DiceGames {
         if !seat.is_human() {
             return Err(format!("it is player {}'s turn, played by {}", view.to_move, seat.label()));
         }
-        let text = text.trim();
         if view.next == "dice" {
             if text != "roll" {
                 return Err(format!("'{text}': the dice are due, and the server rolls them: send 'roll'"));

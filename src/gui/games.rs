@@ -321,8 +321,10 @@ impl Games {
         Ok(g.snapshot())
     }
 
-    /// Plays a person's move; refused when it is an engine's turn or the move is illegal.
+    /// Plays a person's move (its text trimmed); refused when it is an engine's turn, the move
+    /// is illegal or its text cannot be a move ([`super::limits::move_text`]).
     pub fn play(self: &Arc<Games>, id: u64, text: &str) -> Result<Snapshot, String> {
+        let text = super::limits::move_text(text)?;
         let game = self.game(id)?;
         {
             let mut g = lock(&game);

@@ -10,14 +10,17 @@
 //!   game's position as the page sees it, through the generic dice-game traits;
 //!   [`dice_record`] their saved records;
 //! - [`changes`]: what all games share: one id space and the signal of change;
+//! - [`limits`]: what a request may carry (the size of its body, the text of a move);
 //! - this file: the command's arguments, the HTTP server and its routes; the page itself
 //!   (`assets/`: HTML, CSS, JavaScript) is compiled into the binary, so nothing is fetched from
 //!   the network.
 //!
 //! **The HTTP crate.** `tiny_http`: a small synchronous HTTP/1.1 server (a handful of
 //! dependencies, no async runtime), which fits an engine whose every other part is plain
-//! threads. Live state reaches the page as server-sent events (`/api/events`), each stream on
-//! its own thread (see [`events`] for how it gets an unbuffered connection).
+//! threads. Each request is answered on a thread of its own, so that a slow client (an upload
+//! that stalls, a long event stream) keeps no other request waiting. Live state reaches the
+//! page as server-sent events (`/api/events`; see [`events`] for how a stream gets an
+//! unbuffered connection).
 //!
 //! **Routes.** `GET /` (the page), `/app.js`, `/hexboard.js` (the HexDame board),
 //! `/cantstop.js` (the Can't Stop board and controls), `/style.css`; `GET /api/setup` (variants,
@@ -28,7 +31,7 @@
 //! game K of a record file, as a new game; answers `{"game": ..., "games": [titles]}`), `/api/analyse` (`{"id": N, "engine": NAME,
 //! "ply": K}` analyses the position after K moves; without `engine` it stops). Answers are JSON: a game's
 //! [`games::Snapshot`], or `{"error": "..."}` with status 400 (404 for an unknown route, 403
-//! for a refused origin).
+//! for a refused origin, 413 for a body over [`limits::MAX_BODY`]).
 //!
 //! A dice game answers the same routes where they mean something: `/api/new` with a
 //! [`dice::NewDiceGame`] (its variant says which), `/api/move` with an event token (`roll`
@@ -44,6 +47,7 @@ pub mod dice_record;
 pub mod dice_view;
 pub mod games;
 pub mod guard;
+pub mod limits;
 pub mod view;
 
 use dice::{DiceGames, NewDiceGame};
@@ -51,7 +55,7 @@ use games::{Games, NewGame};
 use guard::Guard;
 use serde::Deserialize;
 use serde_json::json;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::sync::Arc;
 use std::time::Duration;
 use tiny_http::{Header, Method, Request, Response, Server};
@@ -63,14 +67,8 @@ const HEXBOARD_JS: &str = include_str!("assets/hexboard.js");
 const CANTSTOP_JS: &str = include_str!("assets/cantstop.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
-/// The largest request body read (a game's moves fit many times over).
-const MAX_BODY: u64 = 1 << 20;
-
 /// The time control an engine spec needs; the GUI sends each game's own `go movetime` instead.
 const GUI_CONTROL: &str = "movetime=1000";
-
-/// Threads answering requests.
-const WORKERS: usize = 4;
 
 /// `steere gui`: the arguments.
 #[derive(clap::Args, Clone, Debug)]
@@ -170,21 +168,16 @@ pub fn engine_specs(
     Ok(engines)
 }
 
-/// Answers requests on a few threads, forever.
+/// Answers requests forever, each on a thread of its own: this loop only hands them over, so
+/// a client that is slow to send its body (or never does) holds its own thread alone.
 pub fn serve(server: Server, guard: Guard, games: Stores) {
-    let server = Arc::new(server);
-    let workers: Vec<_> = (0..WORKERS)
-        .map(|_| {
-            let (server, guard, games) = (server.clone(), guard.clone(), games.clone());
-            std::thread::spawn(move || {
-                while let Ok(request) = server.recv() {
-                    handle(request, &guard, &games);
-                }
-            })
-        })
-        .collect();
-    for worker in workers {
-        let _ = worker.join();
+    while let Ok(request) = server.recv() {
+        let (guard, games) = (guard.clone(), games.clone());
+        // Without a thread (the system has none left) the request is dropped: tiny_http
+        // answers it with status 500.
+        let _ = std::thread::Builder::new()
+            .name("gui request".into())
+            .spawn(move || handle(request, &guard, &games));
     }
 }
 
@@ -203,12 +196,9 @@ fn handle(mut request: Request, guard: &Guard, games: &Stores) {
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
     let method = request.method().clone();
     if method == Method::Get && path == "/api/events" {
-        // A stream that lasts as long as the page: served on its own thread.
+        // A stream that lasts as long as the page (on this request's own thread).
         match query_id(query).and_then(|id| games.snapshot(id).map(|_| id)) {
-            Ok(id) => {
-                let games = games.clone();
-                std::thread::spawn(move || events(request, id, &games));
-            }
+            Ok(id) => events(request, id, games),
             Err(e) => {
                 let _ = request.respond(answer::<()>(Err(e)));
             }
@@ -227,13 +217,13 @@ fn handle(mut request: Request, guard: &Guard, games: &Stores) {
             Ok(text) => with_type(Response::from_string(text), "text/plain; charset=utf-8"),
             Err(e) => answer::<()>(Err(e)),
         },
-        (Method::Post, "/api/load") => match read_body(&mut request) {
+        (Method::Post, "/api/load") => match limits::read_body(&mut request) {
             Ok(body) => answer(load(&body, games)),
-            Err(e) => answer::<()>(Err(e)),
+            Err((status, e)) => json_response(status, &json!({ "error": e })),
         },
-        (Method::Post, route) if route.starts_with("/api/") => match read_body(&mut request) {
+        (Method::Post, route) if route.starts_with("/api/") => match limits::read_body(&mut request) {
             Ok(body) => answer(post(route, &body, games)),
-            Err(e) => answer::<()>(Err(e)),
+            Err((status, e)) => json_response(status, &json!({ "error": e })),
         },
         _ => json_response(404, &json!({ "error": format!("no such page: {method} {path}") })),
     };
@@ -290,17 +280,6 @@ fn setup(games: &Stores) -> serde_json::Value {
         })
         .collect();
     json!({ "variants": variants, "engines": games.board.engine_names(), "version": env!("CARGO_PKG_VERSION") })
-}
-
-/// The body of a `POST` (at most [`MAX_BODY`] bytes).
-fn read_body(request: &mut Request) -> Result<String, String> {
-    let mut body = String::new();
-    request
-        .as_reader()
-        .take(MAX_BODY)
-        .read_to_string(&mut body)
-        .map_err(|e| format!("cannot read the request: {e}"))?;
-    Ok(body)
 }
 
 /// A game and what to do with it.
