@@ -1,6 +1,7 @@
 //! The server's limits, over HTTP: clients that stall their uploads do not keep others from
-//! being answered, an oversize body is refused at once, and a move's text is checked before it
-//! reaches an engine.
+//! being answered, an oversize body is refused at once, engine processes stop when their game
+//! ends or is left (counted as the server's child processes in `/proc`), the games in progress
+//! are capped, and a move's text is checked before it reaches an engine.
 
 use super::*;
 
@@ -55,6 +56,103 @@ fn stalled_uploads_do_not_starve_other_requests_and_oversize_bodies_are_refused(
         gui.post("/api/new", json!({"variant": "impasse", "players": ["human", "human"], "movetime": 30}));
     assert_eq!(status, 200, "{game}");
     drop(stalled);
+}
+
+/// The server's live child processes (its engines), read from `/proc`.
+fn children(gui: &Gui) -> usize {
+    let parent = gui.child.id().to_string();
+    let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
+    entries
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_name().to_string_lossy().bytes().all(|b| b.is_ascii_digit()))
+        .filter(|entry| {
+            // `PID (COMMAND) STATE PPID ...`: the command may hold blanks, so read after `)`.
+            let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+            let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
+            after.split_whitespace().nth(1) == Some(parent.as_str())
+        })
+        .count()
+}
+
+/// The state of game `id` as it is now.
+fn state(gui: &Gui, id: u64) -> Value {
+    serde_json::from_str(&gui.get(&format!("/api/game?id={id}")).1).unwrap()
+}
+
+/// Waits until `done` holds, for at most `limit`; false if it never did.
+fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+    let deadline = Instant::now() + limit;
+    while Instant::now() < deadline {
+        if done() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    done()
+}
+
+#[test]
+fn engines_stop_when_their_games_end_or_are_left_and_games_in_progress_are_capped() {
+    let gui = Gui::start_with(&[format!("fast={STEERE}")], &["--idle-timeout", "2", "--max-games", "3"]);
+    // Two people against the engine, each answered once, and two engines playing each other.
+    let mut ids = Vec::new();
+    for _ in 0..2 {
+        let (_, game) =
+            gui.post("/api/new", json!({"variant": "impasse", "players": ["human", "fast"], "movetime": 30}));
+        let id = game["id"].as_u64().unwrap_or_else(|| panic!("{game}"));
+        gui.post("/api/move", json!({"id": id, "move": "d2f4"}));
+        assert_eq!(moves(&gui.settled(id)).len(), 2);
+        ids.push(id);
+    }
+    let (_, game) =
+        gui.post("/api/new", json!({"variant": "impasse", "players": ["fast", "fast"], "movetime": 20}));
+    let watched = game["id"].as_u64().unwrap_or_else(|| panic!("{game}"));
+    ids.push(watched);
+    assert!(eventually(Duration::from_secs(20), || moves(&state(&gui, watched)).len() >= 2));
+    assert!(children(&gui) >= 3, "{} engine processes", children(&gui));
+
+    // Three games in progress, all shown: a fourth is refused with a reason.
+    for id in &ids {
+        gui.get(&format!("/api/game?id={id}"));
+    }
+    let (status, refused) =
+        gui.post("/api/new", json!({"variant": "impasse", "players": ["human", "human"], "movetime": 30}));
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused["error"].as_str().unwrap().contains("too many games in progress"), "{refused}");
+
+    // Nobody asks for them any more: they are left and every engine stops.
+    assert!(
+        eventually(Duration::from_secs(20), || children(&gui) == 0),
+        "{} engine processes",
+        children(&gui)
+    );
+    // Left games do not count: a new game is accepted. Asked for again, a left game plays on.
+    let (status, game) =
+        gui.post("/api/new", json!({"variant": "impasse", "players": ["human", "human"], "movetime": 30}));
+    assert_eq!(status, 200, "{game}");
+    let back = gui.settled(ids[0]);
+    let next = back["position"]["legal"][0].as_str().unwrap().to_string();
+    let (status, after) = gui.post("/api/move", json!({"id": ids[0], "move": next}));
+    assert_eq!(status, 200, "{after}");
+    let answered = gui.settled(ids[0]);
+    assert_eq!(moves(&answered).len(), 4, "the engine starts again: {answered}");
+    assert!(answered["error"].is_null(), "{answered}");
+
+    // A game the engine ends with its move (the only capture takes Black's last man): its
+    // engine stops at once, though the game is still shown.
+    let (_, game) = gui.post(
+        "/api/new",
+        json!({"variant": "hexdame", "fen": "W:Wc3:Bd4", "players": ["fast", "human"], "movetime": 30}),
+    );
+    let ended = game["id"].as_u64().unwrap_or_else(|| panic!("{game}"));
+    let over = gui.settled(ended);
+    assert!(over["position"]["result"].is_string(), "{over}");
+    let gone = eventually(Duration::from_secs(10), || {
+        gui.get(&format!("/api/game?id={ended}"));
+        gui.get(&format!("/api/game?id={}", ids[0]));
+        children(&gui) <= 1 // the engine of the game played on just now may still run
+    });
+    assert!(gone, "{} engine processes", children(&gui));
 }
 
 #[test]

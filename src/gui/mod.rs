@@ -10,6 +10,8 @@
 //!   game's position as the page sees it, through the generic dice-game traits;
 //!   [`dice_record`] their saved records;
 //! - [`changes`]: what all games share: one id space and the signal of change;
+//! - [`upkeep`]: the lifetime of the engine processes (stopped when their game ends or is
+//!   left) and the cap on games in progress;
 //! - [`limits`]: what a request may carry (the size of its body, the text of a move);
 //! - this file: the command's arguments, the HTTP server and its routes; the page itself
 //!   (`assets/`: HTML, CSS, JavaScript) is compiled into the binary, so nothing is fetched from
@@ -48,6 +50,7 @@ pub mod dice_view;
 pub mod games;
 pub mod guard;
 pub mod limits;
+pub mod upkeep;
 pub mod view;
 
 use dice::{DiceGames, NewDiceGame};
@@ -56,9 +59,10 @@ use guard::Guard;
 use serde::Deserialize;
 use serde_json::json;
 use std::io::Write;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tiny_http::{Header, Method, Request, Response, Server};
+use upkeep::Limits;
 
 /// The page, compiled in.
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -87,6 +91,18 @@ pub struct GuiArgs {
     /// Open the page in the default browser (xdg-open, open or start).
     #[arg(long)]
     pub open: bool,
+    /// Seconds after which a game no page shows (no open page following it, no request for it)
+    /// is left: its engine processes stop. The game is kept: opened again, it plays on, its
+    /// engines starting again. A finished game's engines stop at once.
+    #[arg(long, value_name = "SECONDS", default_value_t = upkeep::IDLE_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout: u64,
+    /// The most games in progress at once (neither over nor left). When that many are, a new
+    /// game first counts as left the games no page has shown for 5 s, and is refused ("too
+    /// many games in progress") if they are still that many.
+    #[arg(long, value_name = "N", default_value_t = upkeep::MAX_GAMES as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_games: u64,
 }
 
 /// Runs the server until it is killed.
@@ -109,7 +125,11 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
     if args.open {
         open_browser(&url);
     }
-    serve(server, Guard::new(&args.bind, port), Stores::new(engines));
+    let limits = Limits {
+        idle: Duration::from_secs(args.idle_timeout),
+        max_games: usize::try_from(args.max_games).unwrap_or(usize::MAX),
+    };
+    serve(server, Guard::new(&args.bind, port), Stores::new(engines, limits));
     Ok(())
 }
 
@@ -120,12 +140,21 @@ pub struct Stores {
     pub board: Arc<Games>,
     /// The dice games.
     pub dice: Arc<DiceGames>,
+    /// The idle timeout and the cap on games in progress.
+    pub limits: Limits,
+    /// Held while a new game is admitted and made, so that two at once cannot pass the cap.
+    admission: Arc<Mutex<()>>,
 }
 
 impl Stores {
-    /// Empty stores offering `engines` to both kinds of game.
-    pub fn new(engines: Vec<(String, crate::tools::matches::spec::EngineSpec)>) -> Stores {
-        Stores { dice: DiceGames::new(engines.clone()), board: Games::new(engines) }
+    /// Empty stores offering `engines` to both kinds of game, within `limits`.
+    pub fn new(engines: Vec<(String, crate::tools::matches::spec::EngineSpec)>, limits: Limits) -> Stores {
+        Stores {
+            dice: DiceGames::new(engines.clone()),
+            board: Games::new(engines),
+            limits,
+            admission: Arc::new(Mutex::new(())),
+        }
     }
 
     /// The state of game `id`, whichever its kind, as JSON.
@@ -169,8 +198,10 @@ pub fn engine_specs(
 }
 
 /// Answers requests forever, each on a thread of its own: this loop only hands them over, so
-/// a client that is slow to send its body (or never does) holds its own thread alone.
+/// a client that is slow to send its body (or never does) holds its own thread alone. Also
+/// starts the upkeep of the engines ([`upkeep::start`]).
 pub fn serve(server: Server, guard: Guard, games: Stores) {
+    upkeep::start(games.clone());
     while let Ok(request) = server.recv() {
         let (guard, games) = (guard.clone(), games.clone());
         // Without a thread (the system has none left) the request is dropped: tiny_http
@@ -299,6 +330,7 @@ fn post(route: &str, body: &str, stores: &Stores) -> Result<serde_json::Value, S
     if route == "/api/new" {
         // The variant says which kind of game the body describes.
         let value: serde_json::Value = serde_json::from_str(body).map_err(parse_error)?;
+        let _admitted = stores.admit()?;
         let variant = value.get("variant").and_then(|v| v.as_str()).unwrap_or_default();
         if crate::variants::is_dice_game(variant) {
             let new: NewDiceGame = serde_json::from_value(value).map_err(parse_error)?;
@@ -353,6 +385,7 @@ struct LoadRequest {
 /// GUI's or `steere match`'s, is told by [`dice::is_dice_record`]).
 fn load(body: &str, games: &Stores) -> Result<serde_json::Value, String> {
     let request: LoadRequest = serde_json::from_str(body).map_err(|e| format!("bad request body: {e}"))?;
+    let _admitted = games.admit()?;
     if dice::is_dice_record(&request.text) {
         let (game, titles) = games.dice.load(&request.text, request.index.unwrap_or(0))?;
         return Ok(json!({ "game": game, "games": titles }));
