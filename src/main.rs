@@ -179,7 +179,9 @@ enum Command {
     ///
     /// The server drives each engine as a separate process over the text protocol, as any GUI
     /// does, so any UCI/UGI engine can play (by default, this steere). It listens on 127.0.0.1
-    /// only and prints the URL to open.
+    /// only and prints the URL to open. A game's engines stop when it ends or is left (no page
+    /// has shown it for --idle-timeout); at most --max-games games are in progress at once;
+    /// request bodies over 1 MiB are refused (docs/gui.md, "Limits").
     /// Example: steere gui --open; steere gui --engine fast="steere" --engine other="./my-engine --uci"
     Gui(steere::gui::GuiArgs),
     /// The exact odds of a dice game's position: the chance of busting on the next roll, and

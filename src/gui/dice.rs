@@ -21,8 +21,13 @@
 //! after that time too, so that a person can follow the engines' turns (a fixed player answers
 //! at once) and see how the turn before ended.
 //!
-//! Beside this file: [`records`] saves a game and opens the GUI's records and `steere match`'s.
+//! **Engine processes** stop when the game ends or is left, as in board games
+//! ([`super::upkeep`]).
+//!
+//! Beside this file: [`records`] saves a game and opens the GUI's records and `steere match`'s;
+//! [`lifetime`] finds the engines finished and left games no longer need.
 
+mod lifetime;
 mod records;
 
 pub use records::is_dice_record;
@@ -154,6 +159,11 @@ struct DiceGame {
     version: u64,
     /// Counts the changes of the events: an engine's answer for an older one is stale.
     generation: u64,
+    /// When a request last named the game (an open page does every second).
+    last_seen: Instant,
+    /// Set once no page has shown the game for the idle timeout: its engines are stopped and
+    /// none is asked to play, until the game is asked for again.
+    left: bool,
 }
 
 impl DiceGame {
@@ -248,12 +258,23 @@ impl DiceGames {
         lock(&self.games).contains_key(&id)
     }
 
-    fn game(&self, id: u64) -> Result<Arc<Mutex<DiceGame>>, String> {
-        lock(&self.games).get(&id).cloned().ok_or_else(|| format!("no game {id} (start a new game)"))
+    /// The game `id`, seen now: a left game is no longer, and engine play goes on.
+    fn game(self: &Arc<DiceGames>, id: u64) -> Result<Arc<Mutex<DiceGame>>, String> {
+        let game =
+            lock(&self.games).get(&id).cloned().ok_or_else(|| format!("no game {id} (start a new game)"))?;
+        let was_left = {
+            let mut g = lock(&game);
+            g.last_seen = Instant::now();
+            std::mem::replace(&mut g.left, false)
+        };
+        if was_left {
+            self.kick(&game);
+        }
+        Ok(game)
     }
 
     /// The state of game `id`.
-    pub fn snapshot(&self, id: u64) -> Result<DiceSnapshot, String> {
+    pub fn snapshot(self: &Arc<DiceGames>, id: u64) -> Result<DiceSnapshot, String> {
         let game = self.game(id)?;
         Ok(lock(&game).snapshot())
     }
@@ -319,6 +340,8 @@ impl DiceGames {
             error: None,
             version: 1,
             generation: 0,
+            last_seen: Instant::now(),
+            left: false,
         };
         let game = Arc::new(Mutex::new(game));
         lock(&self.games).insert(id, game.clone());
@@ -328,8 +351,10 @@ impl DiceGames {
 
     /// Plays a person's event: `roll` rolls the dice where they are due (and, where it is the
     /// decision to roll again, rolls them at once); refused on an engine's turn, after the end,
-    /// for a roll of the player's own making, and for anything the rules refuse.
+    /// for a roll of the player's own making, for text that cannot be an event
+    /// ([`super::limits::move_text`]), and for anything the rules refuse.
     pub fn play(self: &Arc<DiceGames>, id: u64, text: &str) -> Result<DiceSnapshot, String> {
+        let text = super::limits::move_text(text)?;
         let game = self.game(id)?;
         let mut g = lock(&game);
         let view = g.view();
@@ -340,7 +365,6 @@ impl DiceGames {
         if !seat.is_human() {
             return Err(format!("it is player {}'s turn, played by {}", view.to_move, seat.label()));
         }
-        let text = text.trim();
         if view.next == "dice" {
             if text != "roll" {
                 return Err(format!("'{text}': the dice are due, and the server rolls them: send 'roll'"));
@@ -382,7 +406,7 @@ impl DiceGames {
     /// engine's start are one change, so nobody sees the game idle between them.
     fn kick_locked(self: &Arc<DiceGames>, mut g: MutexGuard<'_, DiceGame>, game: &Arc<Mutex<DiceGame>>) {
         let (seat, view) = loop {
-            if g.thinking || g.error.is_some() {
+            if g.thinking || g.error.is_some() || g.left {
                 return;
             }
             let view = g.view();

@@ -18,10 +18,14 @@
 //! only by repetition (the person can stop whenever he likes). Once a game is drawn no engine
 //! is asked for a move and no move is accepted; its record says `1/2-1/2`.
 //!
+//! **Engine processes** stop when the game ends or is left (no page has shown it for a while),
+//! and start again when needed ([`super::upkeep`]); a left game asked for again plays on.
+//!
 //! Beside this file: [`record`] saves and opens records, [`analysis`] runs an engine's
-//! analysis.
+//! analysis, [`lifetime`] finds the engines finished and left games no longer need.
 
 mod analysis;
+mod lifetime;
 mod record;
 
 pub(super) use record::read_comment;
@@ -158,6 +162,11 @@ struct Game {
     /// game stays drawn after its last move, whatever cap the runner used, until the moves
     /// change.
     adjudicated: Option<String>,
+    /// When a request last named the game (an open page does every second).
+    last_seen: Instant,
+    /// Set once no page has shown the game for the idle timeout: its engines are stopped and
+    /// none is asked to move, until the game is asked for again.
+    left: bool,
 }
 
 impl Game {
@@ -236,10 +245,19 @@ impl Game {
         }
     }
 
+    /// Whether the game has ended (by the rules, a draw or a loss on time).
+    fn is_over(&self) -> bool {
+        self.time_loss.is_some() || self.view().result.is_some()
+    }
+
     /// The side (0 = White) to move when an engine is to move and may.
     fn engine_to_move(&self, view: &PositionView) -> Option<usize> {
         let side = usize::from(view.to_move != "white");
-        let may = !self.thinking && self.error.is_none() && view.result.is_none() && self.time_loss.is_none();
+        let may = !self.thinking
+            && !self.left
+            && self.error.is_none()
+            && view.result.is_none()
+            && self.time_loss.is_none();
         (may && self.players[side] != "human").then_some(side)
     }
 
@@ -301,6 +319,8 @@ impl Games {
             analyser: None,
             cap: new.players.iter().all(|player| player != "human"),
             adjudicated: None,
+            last_seen: Instant::now(),
+            left: false,
         };
         let game = Arc::new(Mutex::new(game));
         lock(&self.games).insert(id, game.clone());
@@ -308,21 +328,33 @@ impl Games {
         Ok(lock(&game).snapshot())
     }
 
-    /// The game `id`.
-    fn game(&self, id: u64) -> Result<Arc<Mutex<Game>>, String> {
-        lock(&self.games).get(&id).cloned().ok_or_else(|| format!("no game {id} (start a new game)"))
+    /// The game `id`, seen now: a left game is no longer, and an engine to move starts.
+    fn game(self: &Arc<Games>, id: u64) -> Result<Arc<Mutex<Game>>, String> {
+        let game =
+            lock(&self.games).get(&id).cloned().ok_or_else(|| format!("no game {id} (start a new game)"))?;
+        let was_left = {
+            let mut g = lock(&game);
+            g.last_seen = Instant::now();
+            std::mem::replace(&mut g.left, false)
+        };
+        if was_left {
+            self.kick(&game);
+        }
+        Ok(game)
     }
 
     /// The state of game `id`.
-    pub fn snapshot(&self, id: u64) -> Result<Snapshot, String> {
+    pub fn snapshot(self: &Arc<Games>, id: u64) -> Result<Snapshot, String> {
         let game = self.game(id)?;
         let mut g = lock(&game);
         g.check_flag();
         Ok(g.snapshot())
     }
 
-    /// Plays a person's move; refused when it is an engine's turn or the move is illegal.
+    /// Plays a person's move (its text trimmed); refused when it is an engine's turn, the move
+    /// is illegal or its text cannot be a move ([`super::limits::move_text`]).
     pub fn play(self: &Arc<Games>, id: u64, text: &str) -> Result<Snapshot, String> {
+        let text = super::limits::move_text(text)?;
         let game = self.game(id)?;
         {
             let mut g = lock(&game);

@@ -10,14 +10,19 @@
 //!   game's position as the page sees it, through the generic dice-game traits;
 //!   [`dice_record`] their saved records;
 //! - [`changes`]: what all games share: one id space and the signal of change;
+//! - [`upkeep`]: the lifetime of the engine processes (stopped when their game ends or is
+//!   left) and the cap on games in progress;
+//! - [`limits`]: what a request may carry (the size of its body, the text of a move);
 //! - this file: the command's arguments, the HTTP server and its routes; the page itself
 //!   (`assets/`: HTML, CSS, JavaScript) is compiled into the binary, so nothing is fetched from
 //!   the network.
 //!
 //! **The HTTP crate.** `tiny_http`: a small synchronous HTTP/1.1 server (a handful of
 //! dependencies, no async runtime), which fits an engine whose every other part is plain
-//! threads. Live state reaches the page as server-sent events (`/api/events`), each stream on
-//! its own thread (see [`events`] for how it gets an unbuffered connection).
+//! threads. Each request is answered on a thread of its own, so that a slow client (an upload
+//! that stalls, a long event stream) keeps no other request waiting. Live state reaches the
+//! page as server-sent events (`/api/events`; see [`events`] for how a stream gets an
+//! unbuffered connection).
 //!
 //! **Routes.** `GET /` (the page), `/app.js`, `/hexboard.js` (the HexDame board),
 //! `/cantstop.js` (the Can't Stop board and controls), `/style.css`; `GET /api/setup` (variants,
@@ -28,7 +33,7 @@
 //! game K of a record file, as a new game; answers `{"game": ..., "games": [titles]}`), `/api/analyse` (`{"id": N, "engine": NAME,
 //! "ply": K}` analyses the position after K moves; without `engine` it stops). Answers are JSON: a game's
 //! [`games::Snapshot`], or `{"error": "..."}` with status 400 (404 for an unknown route, 403
-//! for a refused origin).
+//! for a refused origin, 413 for a body over [`limits::MAX_BODY`]).
 //!
 //! A dice game answers the same routes where they mean something: `/api/new` with a
 //! [`dice::NewDiceGame`] (its variant says which), `/api/move` with an event token (`roll`
@@ -44,6 +49,8 @@ pub mod dice_record;
 pub mod dice_view;
 pub mod games;
 pub mod guard;
+pub mod limits;
+pub mod upkeep;
 pub mod view;
 
 use dice::{DiceGames, NewDiceGame};
@@ -51,10 +58,11 @@ use games::{Games, NewGame};
 use guard::Guard;
 use serde::Deserialize;
 use serde_json::json;
-use std::io::{Read, Write};
-use std::sync::Arc;
+use std::io::Write;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tiny_http::{Header, Method, Request, Response, Server};
+use upkeep::Limits;
 
 /// The page, compiled in.
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -63,14 +71,8 @@ const HEXBOARD_JS: &str = include_str!("assets/hexboard.js");
 const CANTSTOP_JS: &str = include_str!("assets/cantstop.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
-/// The largest request body read (a game's moves fit many times over).
-const MAX_BODY: u64 = 1 << 20;
-
 /// The time control an engine spec needs; the GUI sends each game's own `go movetime` instead.
 const GUI_CONTROL: &str = "movetime=1000";
-
-/// Threads answering requests.
-const WORKERS: usize = 4;
 
 /// `steere gui`: the arguments.
 #[derive(clap::Args, Clone, Debug)]
@@ -89,6 +91,18 @@ pub struct GuiArgs {
     /// Open the page in the default browser (xdg-open, open or start).
     #[arg(long)]
     pub open: bool,
+    /// Seconds after which a game no page shows (no open page following it, no request for it)
+    /// is left: its engine processes stop. The game is kept: opened again, it plays on, its
+    /// engines starting again. A finished game's engines stop at once.
+    #[arg(long, value_name = "SECONDS", default_value_t = upkeep::IDLE_TIMEOUT.as_secs(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub idle_timeout: u64,
+    /// The most games in progress at once (neither over nor left). When that many are, a new
+    /// game first counts as left the games no page has shown for 5 s, and is refused ("too
+    /// many games in progress") if they are still that many.
+    #[arg(long, value_name = "N", default_value_t = upkeep::MAX_GAMES as u64,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_games: u64,
 }
 
 /// Runs the server until it is killed.
@@ -111,7 +125,11 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
     if args.open {
         open_browser(&url);
     }
-    serve(server, Guard::new(&args.bind, port), Stores::new(engines));
+    let limits = Limits {
+        idle: Duration::from_secs(args.idle_timeout),
+        max_games: usize::try_from(args.max_games).unwrap_or(usize::MAX),
+    };
+    serve(server, Guard::new(&args.bind, port), Stores::new(engines, limits));
     Ok(())
 }
 
@@ -122,12 +140,21 @@ pub struct Stores {
     pub board: Arc<Games>,
     /// The dice games.
     pub dice: Arc<DiceGames>,
+    /// The idle timeout and the cap on games in progress.
+    pub limits: Limits,
+    /// Held while a new game is admitted and made, so that two at once cannot pass the cap.
+    admission: Arc<Mutex<()>>,
 }
 
 impl Stores {
-    /// Empty stores offering `engines` to both kinds of game.
-    pub fn new(engines: Vec<(String, crate::tools::matches::spec::EngineSpec)>) -> Stores {
-        Stores { dice: DiceGames::new(engines.clone()), board: Games::new(engines) }
+    /// Empty stores offering `engines` to both kinds of game, within `limits`.
+    pub fn new(engines: Vec<(String, crate::tools::matches::spec::EngineSpec)>, limits: Limits) -> Stores {
+        Stores {
+            dice: DiceGames::new(engines.clone()),
+            board: Games::new(engines),
+            limits,
+            admission: Arc::new(Mutex::new(())),
+        }
     }
 
     /// The state of game `id`, whichever its kind, as JSON.
@@ -170,21 +197,18 @@ pub fn engine_specs(
     Ok(engines)
 }
 
-/// Answers requests on a few threads, forever.
+/// Answers requests forever, each on a thread of its own: this loop only hands them over, so
+/// a client that is slow to send its body (or never does) holds its own thread alone. Also
+/// starts the upkeep of the engines ([`upkeep::start`]).
 pub fn serve(server: Server, guard: Guard, games: Stores) {
-    let server = Arc::new(server);
-    let workers: Vec<_> = (0..WORKERS)
-        .map(|_| {
-            let (server, guard, games) = (server.clone(), guard.clone(), games.clone());
-            std::thread::spawn(move || {
-                while let Ok(request) = server.recv() {
-                    handle(request, &guard, &games);
-                }
-            })
-        })
-        .collect();
-    for worker in workers {
-        let _ = worker.join();
+    upkeep::start(games.clone());
+    while let Ok(request) = server.recv() {
+        let (guard, games) = (guard.clone(), games.clone());
+        // Without a thread (the system has none left) the request is dropped: tiny_http
+        // answers it with status 500.
+        let _ = std::thread::Builder::new()
+            .name("gui request".into())
+            .spawn(move || handle(request, &guard, &games));
     }
 }
 
@@ -203,12 +227,9 @@ fn handle(mut request: Request, guard: &Guard, games: &Stores) {
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
     let method = request.method().clone();
     if method == Method::Get && path == "/api/events" {
-        // A stream that lasts as long as the page: served on its own thread.
+        // A stream that lasts as long as the page (on this request's own thread).
         match query_id(query).and_then(|id| games.snapshot(id).map(|_| id)) {
-            Ok(id) => {
-                let games = games.clone();
-                std::thread::spawn(move || events(request, id, &games));
-            }
+            Ok(id) => events(request, id, games),
             Err(e) => {
                 let _ = request.respond(answer::<()>(Err(e)));
             }
@@ -227,13 +248,13 @@ fn handle(mut request: Request, guard: &Guard, games: &Stores) {
             Ok(text) => with_type(Response::from_string(text), "text/plain; charset=utf-8"),
             Err(e) => answer::<()>(Err(e)),
         },
-        (Method::Post, "/api/load") => match read_body(&mut request) {
+        (Method::Post, "/api/load") => match limits::read_body(&mut request) {
             Ok(body) => answer(load(&body, games)),
-            Err(e) => answer::<()>(Err(e)),
+            Err((status, e)) => json_response(status, &json!({ "error": e })),
         },
-        (Method::Post, route) if route.starts_with("/api/") => match read_body(&mut request) {
+        (Method::Post, route) if route.starts_with("/api/") => match limits::read_body(&mut request) {
             Ok(body) => answer(post(route, &body, games)),
-            Err(e) => answer::<()>(Err(e)),
+            Err((status, e)) => json_response(status, &json!({ "error": e })),
         },
         _ => json_response(404, &json!({ "error": format!("no such page: {method} {path}") })),
     };
@@ -292,17 +313,6 @@ fn setup(games: &Stores) -> serde_json::Value {
     json!({ "variants": variants, "engines": games.board.engine_names(), "version": env!("CARGO_PKG_VERSION") })
 }
 
-/// The body of a `POST` (at most [`MAX_BODY`] bytes).
-fn read_body(request: &mut Request) -> Result<String, String> {
-    let mut body = String::new();
-    request
-        .as_reader()
-        .take(MAX_BODY)
-        .read_to_string(&mut body)
-        .map_err(|e| format!("cannot read the request: {e}"))?;
-    Ok(body)
-}
-
 /// A game and what to do with it.
 #[derive(Deserialize)]
 struct GameRequest {
@@ -320,6 +330,7 @@ fn post(route: &str, body: &str, stores: &Stores) -> Result<serde_json::Value, S
     if route == "/api/new" {
         // The variant says which kind of game the body describes.
         let value: serde_json::Value = serde_json::from_str(body).map_err(parse_error)?;
+        let _admitted = stores.admit()?;
         let variant = value.get("variant").and_then(|v| v.as_str()).unwrap_or_default();
         if crate::variants::is_dice_game(variant) {
             let new: NewDiceGame = serde_json::from_value(value).map_err(parse_error)?;
@@ -374,6 +385,7 @@ struct LoadRequest {
 /// GUI's or `steere match`'s, is told by [`dice::is_dice_record`]).
 fn load(body: &str, games: &Stores) -> Result<serde_json::Value, String> {
     let request: LoadRequest = serde_json::from_str(body).map_err(|e| format!("bad request body: {e}"))?;
+    let _admitted = games.admit()?;
     if dice::is_dice_record(&request.text) {
         let (game, titles) = games.dice.load(&request.text, request.index.unwrap_or(0))?;
         return Ok(json!({ "game": game, "games": titles }));

@@ -15,7 +15,7 @@ pub fn is_dice_record(text: &str) -> bool {
 
 impl DiceGames {
     /// The game as a record (see [`dice_record`]).
-    pub fn record_text(&self, id: u64) -> Result<String, String> {
+    pub fn record_text(self: &Arc<DiceGames>, id: u64) -> Result<String, String> {
         let game = self.game(id)?;
         let g = lock(&game);
         let view = g.view();

@@ -7,7 +7,7 @@ use super::*;
 impl Games {
     /// The game in the match runner's record format (docs/matches.md), `*` while unfinished,
     /// `1/2-1/2` with the category `repetition` or `draw cap` when drawn.
-    pub fn record_text(&self, id: u64) -> Result<String, String> {
+    pub fn record_text(self: &Arc<Games>, id: u64) -> Result<String, String> {
         use crate::game::Player;
         use crate::tools::matches::record::{GameRecord, PlayedMove};
         let game = self.game(id)?;
