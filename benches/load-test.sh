@@ -26,6 +26,8 @@
 #   ENGINE, RUNNER        the engine under test and the match runner (default: this build)
 #   MARGIN                the runner's --timemargin in ms (default: the runner's default)
 #   EXTRA="..."           more settings for both engines, e.g. "option.MoveOverhead=0"
+#   STALLS=1              run the stall probe beside (benches/stalls.rs: moments the machine
+#                         itself did not run, which no priority avoids); 0: no probe
 #   RECORDS=DIR           keep each match's game records in DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -46,6 +48,10 @@ if ((PROBE > 0)); then
     # Built before the load starts; the run below then only checks that it is fresh.
     cargo bench --bench latency --no-run --quiet
 fi
+stalls_bin=""
+if [[ ${STALLS:-1} == 1 ]]; then
+    stalls_bin=$(cargo bench --bench stalls --no-run 2>&1 | grep -o 'target/[a-z]*/deps/stalls-[0-9a-f]*' | head -n 1)
+fi
 RUNNER=${RUNNER:-./target/release/steere}
 ENGINE=${ENGINE:-./target/release/steere}
 margin_args=()
@@ -61,6 +67,13 @@ stop_busy() {
     fi
 }
 trap stop_busy EXIT INT TERM
+if [[ -n $stalls_bin ]]; then
+    # Beside everything: the moments the machine itself stalled (benches/stalls.rs), to tell
+    # from the engine's own delays. Its log is printed at the end.
+    stalls_log=$(mktemp)
+    "$stalls_bin" --over 20 > "$stalls_log" 2>&1 &
+    busy_pids+=($!)
+fi
 for ((i = 0; i < BUSY; i++)); do
     # A pure processor hog, as a compile or another test run would be.
     if [[ $BUSY_SESSION == own ]]; then
@@ -103,3 +116,7 @@ for threads in $THREADS; do
             grep -E '^(Match|Losses of|Timing of)'
     done
 done
+if [[ -n "${stalls_log:-}" ]]; then
+    echo "== stalls of the machine over 20 ms (benches/stalls.rs), by second:"
+    cut -c1-8 "$stalls_log" | sort | uniq -c | sort -k2 | tail -n 20
+fi
