@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use std::time::{Duration, Instant};
 use steere::game::{Player, Rules};
 use steere::impasse::{Position, START_FEN};
 use steere::tools::matches::record::{Category, parse_records};
@@ -208,18 +209,55 @@ fn fake_engine(dir: &Path, name: &str, on_go: &str, on_stop: &str) -> String {
     format!("sh {}", path.display())
 }
 
+/// Runs `steere ARGS` with its output in `dir`, and fails the test if it has not finished
+/// within `limit` (a check for a hang, not for speed: the limit is generous).
+fn steere_within(dir: &Path, args: &[&str], limit: Duration) -> Output {
+    let (stdout, stderr) = (dir.join("steere.out"), dir.join("steere.err"));
+    let mut child = Command::new(STEERE)
+        .args(args)
+        .stdout(std::fs::File::create(&stdout).unwrap())
+        .stderr(std::fs::File::create(&stderr).unwrap())
+        .spawn()
+        .expect("steere runs");
+    let until = Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > until {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("steere {args:?} did not finish within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output { status, stdout: std::fs::read(stdout).unwrap(), stderr: std::fs::read(stderr).unwrap() }
+}
+
 /// Plays 2 games of a fake engine against `steere` at depth 1 from the start position and
 /// checks that the fake lost both for `category`, with `detail` in the reason, and that its
 /// process was started `starts` times (1: kept for the second game; 2: restarted).
 fn fake_loses(name: &str, (on_go, on_stop): (&str, &str), category: Category, detail: &str, starts: usize) {
+    fake_loses_with(name, |dir| fake_engine(dir, name, on_go, on_stop), category, detail, starts);
+}
+
+/// [`fake_loses`] with the fake engine's command made by `engine` in the test's directory (it
+/// must append a line to `NAME.starts` there each time it starts, as [`fake_engine`] does).
+fn fake_loses_with(
+    name: &str,
+    engine: impl FnOnce(&Path) -> String,
+    category: Category,
+    detail: &str,
+    starts: usize,
+) {
     let dir = temp_dir(name);
     let openings = dir.join("openings.fen");
     std::fs::write(&openings, format!("# the start position only\n{START_FEN}\n")).unwrap();
     let record = dir.join("games.txt");
-    let out = steere(&[
+    let args = [
         "match",
         "--engine1",
-        &fake_engine(&dir, name, on_go, on_stop),
+        &engine(&dir),
         "movetime=100",
         "--engine2",
         STEERE,
@@ -234,7 +272,8 @@ fn fake_loses(name: &str, (on_go, on_stop): (&str, &str), category: Category, de
         "--json",
         "--pgn",
         record.to_str().unwrap(),
-    ]);
+    ];
+    let out = steere_within(&dir, &args, Duration::from_secs(60));
     assert!(out.status.success(), "{}", text(&out.stderr));
     let json = text(&out.stdout);
     assert_eq!(
@@ -244,11 +283,13 @@ fn fake_loses(name: &str, (on_go, on_stop): (&str, &str), category: Category, de
     );
     assert_eq!(json_number_after(&json, &format!("\"{}\":", category.label())), 2, "{json}");
     // The timing report: the fake made one timed move per game, its faulty one (none when it
-    // crashed); one that lost on time was later than the 50 ms margin, an instant one was early.
+    // crashed or flooded); one that lost on time was later than the 50 ms margin, an instant
+    // one was early.
     match (category, first_lateness(&json)) {
         (Category::Crash, lateness) => assert_eq!(lateness, None, "{json}"),
         (Category::TimeForfeit, Some((2, max))) => assert!(max > 50.0, "{json}"),
         (_, Some((2, max))) => assert!(max < 0.0, "{json}"),
+        (Category::Protocol, None) => {}
         (_, lateness) => panic!("unexpected lateness {lateness:?} in {json}"),
     }
     let games = replay_all(&record);
@@ -295,6 +336,42 @@ fn a_slow_engine_loses_on_time_but_is_kept() {
 #[test]
 fn a_crash_loses_and_the_engine_is_restarted() {
     fake_loses("crashing", ("exit 3", ":"), Category::Crash, "exited with status 3", 2);
+}
+
+#[test]
+fn a_flooding_engine_loses_and_is_killed() {
+    // Floods at its first `go`; before flooding, it notes which flooder before it still lives
+    // (the runner should have killed it).
+    let dir = std::env::temp_dir().join(format!("steere-matches-{}-flooders", std::process::id()));
+    let (pids, alive) = (dir.with_extension("pids"), dir.with_extension("alive"));
+    let on_go = format!(
+        "for p in $(cat '{pids}' 2>/dev/null); do kill -0 $p 2>/dev/null && echo $p >> '{alive}'; done; \
+         echo $$ >> '{pids}'; exec yes 'info string flood'",
+        pids = pids.display(),
+        alive = alive.display()
+    );
+    fake_loses("flooding", (&on_go, ":"), Category::Protocol, "flooded its output", 2);
+    assert_eq!(std::fs::read_to_string(&pids).unwrap().lines().count(), 2);
+    assert!(!alive.exists(), "a flooder outlived its game: {:?}", std::fs::read_to_string(&alive));
+    let _ = (std::fs::remove_file(pids), std::fs::remove_file(alive));
+}
+
+#[test]
+fn a_second_bestmove_loses_and_is_not_played() {
+    // `steere` at depth 1 behind `sed`, which adds `bestmove a1b2` after each answer (in the
+    // same write): the runner must not take it for the answer to the next `go`.
+    let name = "doubling";
+    let engine = |dir: &Path| {
+        let path = dir.join(format!("{name}.sh"));
+        let script = format!(
+            "#!/bin/sh\necho started >> '{starts}'\nsed -u 's/^go .*/go depth 1/' | '{STEERE}' | \
+             sed -u -e 's/^id name .*/id name {name}/' -e 's/^bestmove .*/&\\nbestmove a1b2/'\n",
+            starts = dir.join(format!("{name}.starts")).display()
+        );
+        std::fs::write(&path, script).unwrap();
+        format!("sh {}", path.display())
+    };
+    fake_loses_with(name, engine, Category::Protocol, "a second bestmove 'a1b2' after its answer", 2);
 }
 
 #[test]

@@ -547,6 +547,7 @@ pub(super) fn think(
             (Some(engine), Ok(Played { text: reply.bestmove, depth: reply.depth, score: reply.score }))
         }
         Err(Fault::Crash(detail)) => (None, Err(format!("{name} crashed: {detail}"))),
+        Err(Fault::Protocol(detail)) => (None, Err(format!("{name} broke the protocol: {detail}"))),
         Err(Fault::NoAnswer { waited, .. }) => {
             engine.kill();
             (None, Err(format!("{name} gave no move within {:.1} s", waited.as_secs_f64())))

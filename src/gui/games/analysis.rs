@@ -71,6 +71,7 @@ fn analyse(
     let error = result.err().map(|fault| match fault {
         Fault::Crash(detail) => format!("{name} crashed: {detail}"),
         Fault::NoAnswer { .. } => format!("{name} did not stop"),
+        Fault::Protocol(detail) => format!("{name} broke the protocol: {detail}"),
     });
     let keep = engine.is_usable().then_some(engine);
     finish_analysis(&game, &stop, keep, error);

@@ -1,7 +1,7 @@
 //! Asking an engine for its move under its clock, for every referee (board games and dice
 //! games): the `go` line, the deadline, the timing of the answer, and the faults that lose a
-//! game before the answer is read as a move (crash, time forfeit, timeout). What the answer
-//! means is each referee's, read with its own game's rules.
+//! game before the answer is read as a move (crash, protocol, time forfeit, timeout). What the
+//! answer means is each referee's, read with its own game's rules.
 
 use super::MatchArgs;
 use super::clock::{Clock, TimeControl};
@@ -53,12 +53,14 @@ pub fn ask(
     let used = match &reply {
         Ok(reply) => Some(reply.elapsed),
         Err(Fault::NoAnswer { waited, .. }) => Some(*waited),
-        Err(Fault::Crash(_)) => None,
+        // No answer to time: it died, or broke the protocol (see `Engine::think`).
+        Err(Fault::Crash(_) | Fault::Protocol(_)) => None,
     };
     let timing = used.zip(allowed).map(|(used, allowed)| MoveTiming { used, allowed });
     let reply = match reply {
         Ok(reply) => reply,
         Err(Fault::Crash(detail)) => return (Err((Category::Crash, detail)), timing),
+        Err(Fault::Protocol(detail)) => return (Err((Category::Protocol, detail)), timing),
         Err(Fault::NoAnswer { waited, .. }) => {
             let (category, limit) = match allowance {
                 Some(_) => (Category::TimeForfeit, "the time allowed plus the margin"),

@@ -2,10 +2,18 @@
 //!
 //! The scheme: the process is spawned with piped stdin and stdout, in a session of its own. A
 //! reader thread (at real-time priority where granted, see `src/realtime.rs`) turns its stdout
-//! into lines, each stamped with the [`Instant`] it was read, and sends them on a channel; the end of the output is sent as [`Event::Eof`]. The runner only ever waits on that
-//! channel with a deadline (`recv_timeout`), so an engine that hangs, floods or dies can never
-//! hang the runner: it just misses its deadline or closes the channel. Lines are capped at
-//! [`MAX_LINE`] bytes, so an engine that prints without newlines cannot exhaust memory.
+//! into lines, each stamped with the [`Instant`] it was read, and queues them; the end of the
+//! output is sent as [`Event::Eof`] (`engine/output.rs`). The runner only ever waits on that
+//! queue with a deadline, and a line stamped after the deadline ends the wait as surely as
+//! silence, so an engine that hangs, floods or dies can never hang the runner: it misses its
+//! deadline, floods (more output in a second than engines print: it loses and is killed at
+//! once) or closes the queue. What is queued is bounded (at most `QUEUE_LINES` lines of at most
+//! [`MAX_LINE`] bytes), so no output can exhaust the runner's memory.
+//!
+//! Only an answer to the current `go` counts: a `bestmove` stamped before the `go` was written
+//! (a second `bestmove` after an answer, or one printed unasked) is a [`Fault::Protocol`], not
+//! the answer to the next move. The one exception is a `bestmove` that may answer the `stop`
+//! the runner sent to an engine late by its clock (the `stop` may have crossed its answer).
 //!
 //! A conversation: `uci` → `id name ...`, `option name ...`, `uciok`; `setoption name N value
 //! V` for each option; `isready` → `readyok`. Each game: `ucinewgame`, `isready` → `readyok`.
@@ -17,32 +25,28 @@
 //! lost game with a recorded reason, and the match code restarts a dead engine for the next
 //! game.
 
+mod output;
+#[cfg(test)]
+mod tests;
+
+pub use output::{Event, Line, MAX_LINE};
+
 use super::spec::{EngineSpec, Proto};
-use std::io::{BufRead, BufReader, Write};
+use output::FloodMeter;
+use std::io::Write;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// How long the `uci`/`uciok` handshake may take.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long an `isready` may take to be answered (an engine may allocate its tables then).
 pub const READY_TIMEOUT: Duration = Duration::from_secs(30);
-/// The longest line kept whole; the rest of a longer line is dropped.
-pub const MAX_LINE: usize = 64 * 1024;
 /// How long an engine that missed its deadline may take to answer `stop` with its `bestmove`
 /// before it is considered hung (and killed before its next game).
 pub const STOP_GRACE: Duration = Duration::from_secs(1);
 /// How long an engine told to `quit` may take to exit before it is killed.
 pub const QUIT_GRACE: Duration = Duration::from_millis(500);
-
-/// What the reader thread reports.
-#[derive(Debug)]
-pub enum Event {
-    /// A line of output (without its line end) and when it was read.
-    Line(Instant, String),
-    /// The engine closed its output (it exited or crashed).
-    Eof,
-}
 
 /// Why an engine failed to answer as it should.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +60,9 @@ pub enum Fault {
         /// How long the runner waited.
         waited: Duration,
     },
+    /// The engine broke the conversation: a `bestmove` that answers no `go`, or a flood of
+    /// output (then it has been killed). The text says which.
+    Protocol(String),
 }
 
 /// The engine's answer to `go`.
@@ -71,11 +78,31 @@ pub struct Reply {
     pub score: Option<String>,
 }
 
+/// A `go` as written: the moments before and after the write.
+struct Asked {
+    /// Just before the write: a line read before it does not answer this `go`.
+    before: Instant,
+    /// Just after the write: the engine's time starts.
+    sent: Instant,
+    /// One `bestmove` read before the `go` is excused (see `Engine::stop_crossed`).
+    excused: bool,
+}
+
 /// A running engine.
 pub struct Engine {
     child: Child,
     stdin: Option<ChildStdin>,
     events: Receiver<Event>,
+    /// A line read past the deadline of the wait that read it, kept for the next wait.
+    pending: Option<Line>,
+    /// Tells a flood of output from talk.
+    meter: FloodMeter,
+    /// The last answer to a `go` (`None` in a new game), to tell a second `bestmove` by.
+    answered: Option<String>,
+    /// True after a `stop` sent past a deadline was answered: the engine's answer to the `go`
+    /// may have crossed the `stop`, which it may answer too (a `bestmove` answering nothing),
+    /// so one early `bestmove` at the next `go` is excused.
+    stop_crossed: bool,
     proto: Proto,
     /// The `id name` the engine gave.
     id_name: String,
@@ -110,36 +137,19 @@ impl Engine {
         let mut child =
             command.spawn().map_err(|e| format!("cannot start '{}': {e}", spec.command.join(" ")))?;
         let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("stdout is piped");
-        let (sender, events) = channel();
-        // Detached on purpose: it ends when the engine's output closes, and the runner never
-        // waits for it (an engine's grandchild could keep the pipe open).
-        std::thread::spawn(move || {
-            // It stamps the engine's answers: it must not wait for a processor when a line
-            // comes, so it asks for real-time priority (src/realtime.rs), and gives it back if
-            // the engine floods it.
-            let mut guard = crate::realtime::FloodGuard::start();
-            let mut reader = BufReader::new(stdout);
-            let mut line = Vec::new();
-            loop {
-                line.clear();
-                match read_capped_line(&mut reader, &mut line) {
-                    Ok(0) | Err(_) => {
-                        let _ = sender.send(Event::Eof);
-                        return;
-                    }
-                    Ok(n) => {
-                        guard.count(n);
-                        let text = String::from_utf8_lossy(&line).trim_end_matches(['\n', '\r']).to_string();
-                        if sender.send(Event::Line(Instant::now(), text)).is_err() {
-                            return;
-                        }
-                    }
-                }
-            }
-        });
-        let mut engine =
-            Engine { child, stdin, events, proto: spec.proto, id_name: String::new(), broken: false };
+        let events = output::spawn_reader(child.stdout.take().expect("stdout is piped"));
+        let mut engine = Engine {
+            child,
+            stdin,
+            events,
+            pending: None,
+            meter: FloodMeter::new(),
+            answered: None,
+            stop_crossed: false,
+            proto: spec.proto,
+            id_name: String::new(),
+            broken: false,
+        };
         engine.handshake(spec).inspect_err(|_| engine.kill())?;
         Ok(engine)
     }
@@ -154,19 +164,21 @@ impl Engine {
             Fault::NoAnswer { awaited, waited } => {
                 format!("no '{awaited}' within {:.1} s", waited.as_secs_f64())
             }
+            Fault::Protocol(why) => why,
         };
         self.send(hello).map_err(describe)?;
-        let mut declared = Vec::new();
-        let lines = self.wait_for(done, HANDSHAKE_TIMEOUT).map_err(describe)?;
-        for (_, line) in lines {
+        let (mut declared, mut id_name) = (Vec::new(), None);
+        let mut read = |line: &str| {
             if let Some(name) = line.strip_prefix("id name ") {
-                self.id_name = name.trim().to_string();
+                id_name = Some(name.trim().to_string());
             } else if let Some(rest) = line.strip_prefix("option name ") {
                 // The name runs up to the ` type ` keyword.
                 let name = rest.split(" type ").next().unwrap_or(rest);
                 declared.push(normalise(name));
             }
-        }
+        };
+        self.wait_for(done, HANDSHAKE_TIMEOUT, &mut read).map_err(describe)?;
+        self.id_name = id_name.unwrap_or_default();
         for (name, value) in &spec.options {
             if !declared.contains(&normalise(name)) {
                 return Err(format!("the engine has no option '{name}'"));
@@ -174,8 +186,14 @@ impl Engine {
             self.send(&format!("setoption name {name} value {value}")).map_err(describe)?;
         }
         self.send("isready").map_err(describe)?;
-        let lines = self.wait_for("readyok", READY_TIMEOUT).map_err(describe)?;
-        if let Some((_, error)) = lines.iter().find(|(_, l)| l.starts_with("info string error")) {
+        let mut error = None;
+        let mut read = |line: &str| {
+            if error.is_none() && line.starts_with("info string error") {
+                error = Some(line.to_string());
+            }
+        };
+        self.wait_for("readyok", READY_TIMEOUT, &mut read).map_err(describe)?;
+        if let Some(error) = error {
             return Err(format!("the engine refused an option: {error}"));
         }
         if self.id_name.is_empty() {
@@ -195,14 +213,17 @@ impl Engine {
     }
 
     /// Prepares a new game: `ucinewgame` then `isready`, answered within [`READY_TIMEOUT`].
+    /// What the engine printed since its last answer is passed over (a `bestmove` too: it can
+    /// no longer be taken for an answer).
     pub fn new_game(&mut self) -> Result<(), Fault> {
         let word = match self.proto {
             Proto::Uci => "ucinewgame",
             Proto::Ugi => "uginewgame",
         };
+        (self.answered, self.stop_crossed) = (None, false);
         self.send(word)?;
         self.send("isready")?;
-        self.wait_for("readyok", READY_TIMEOUT).map(|_| ())
+        self.wait_for("readyok", READY_TIMEOUT, &mut |_| {})
     }
 
     /// Sends `position` and `go` and waits for `bestmove` until `timeout` after the `go`.
@@ -218,30 +239,40 @@ impl Engine {
     /// that waits for a processor between the stamp and the write would charge the engine for
     /// its own delay. (The answer is stamped by the reader thread, which sleeps in `read` until
     /// the line comes and so is woken promptly whatever the load.)
+    ///
+    /// Only a `bestmove` read after the `go` was written answers it: one read before (a second
+    /// `bestmove` after the last answer, or one printed unasked) is a [`Fault::Protocol`].
     pub fn think(&mut self, position: &str, go: &str, timeout: Duration) -> Result<Reply, Fault> {
         self.send(position)?;
-        self.send(go)?;
-        let sent = Instant::now();
-        let result = self.read_reply(sent, sent + timeout);
+        let mut asked = self.ask(go)?;
+        let deadline = asked.sent + timeout;
+        let mut result = self.read_reply(&mut asked, deadline);
         if let Err(Fault::NoAnswer { .. }) = result
             && self.send("stop").is_ok()
         {
-            match self.read_reply(sent, Instant::now() + STOP_GRACE) {
+            match self.read_reply(&mut asked, Instant::now() + STOP_GRACE) {
                 Ok(reply) => {
                     self.broken = false;
+                    self.stop_crossed = true;
                     if reply.elapsed <= timeout {
-                        return Ok(reply);
+                        result = Ok(reply);
                     }
                 }
+                // A flood or an unasked `bestmove` is the fault, rather than the lateness.
+                Err(fault @ Fault::Protocol(_)) => result = Err(fault),
                 Err(_) => self.broken = true,
             }
+        }
+        if let Ok(reply) = &result {
+            self.answered = Some(reply.bestmove.clone());
         }
         result
     }
 
     /// Analyses `position` with `go infinite`, passing each `info` line to `each` as it comes,
-    /// until `stop()` says so (it is asked every 50 ms); then sends `stop` and waits
-    /// [`STOP_GRACE`] for the `bestmove`, whose move it returns.
+    /// until `stop()` says so (it is asked after every line, and every 50 ms without one);
+    /// then sends `stop` and waits [`STOP_GRACE`] for the `bestmove`, whose move it returns.
+    /// Lines printed before the `go` are passed over as by [`Engine::think`].
     pub fn analyse(
         &mut self,
         position: &str,
@@ -249,49 +280,82 @@ impl Engine {
         each: &mut dyn FnMut(&str),
     ) -> Result<String, Fault> {
         self.send(position)?;
-        self.send("go infinite")?;
-        let started = Instant::now();
-        loop {
-            match self.events.recv_timeout(Duration::from_millis(50)) {
-                Ok(Event::Line(_, line)) if line.starts_with("info ") => each(&line),
-                Ok(Event::Line(_, line)) if line.starts_with("bestmove") => {
-                    return Ok(line.split_whitespace().nth(1).unwrap_or("").to_string());
-                }
-                Ok(Event::Line(..)) => {}
-                Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    self.broken = true;
-                    return Err(Fault::Crash(self.exit_description("the engine closed its output")));
-                }
-                Err(RecvTimeoutError::Timeout) if stop() => break,
-                Err(RecvTimeoutError::Timeout) => {}
+        let mut asked = self.ask("go infinite")?;
+        while !stop() {
+            let Some(line) = self.receive(Duration::from_millis(50), "bestmove")? else { continue };
+            if self.passed_over(&line, &mut asked)? {
+                continue;
+            }
+            if line.text.starts_with("info ") {
+                each(&line.text);
+            } else if line.text.starts_with("bestmove") {
+                return Ok(self.answer(&line.text));
             }
         }
         self.send("stop")?;
         let deadline = Instant::now() + STOP_GRACE;
         loop {
-            let (_, line) = self.next_line(deadline, "bestmove", started)?;
-            if line.starts_with("bestmove") {
-                return Ok(line.split_whitespace().nth(1).unwrap_or("").to_string());
+            let line = self.next_line(deadline, "bestmove", asked.sent)?;
+            if !self.passed_over(&line, &mut asked)? && line.text.starts_with("bestmove") {
+                return Ok(self.answer(&line.text));
             }
         }
     }
 
-    /// Reads `info` lines until `bestmove` or the deadline.
-    fn read_reply(&mut self, sent: Instant, deadline: Instant) -> Result<Reply, Fault> {
+    /// Writes `go`, stamping the moments before and after the write.
+    fn ask(&mut self, go: &str) -> Result<Asked, Fault> {
+        // The stamp before the write tells what cannot answer this `go`: the line of a prompt
+        // answer could be stamped before the stamp after the write (the runner's thread may
+        // wait for a processor between the write and that stamp), never before this one.
+        let before = Instant::now();
+        self.send(go)?;
+        Ok(Asked { before, sent: Instant::now(), excused: std::mem::take(&mut self.stop_crossed) })
+    }
+
+    /// Reads `info` lines until the `bestmove` that answers `asked`, or the deadline.
+    fn read_reply(&mut self, asked: &mut Asked, deadline: Instant) -> Result<Reply, Fault> {
         let mut reply = Reply::default();
         loop {
-            let (at, line) = self.next_line(deadline, "bestmove", sent)?;
-            let mut words = line.split_whitespace();
+            let line = self.next_line(deadline, "bestmove", asked.sent)?;
+            if self.passed_over(&line, asked)? {
+                continue;
+            }
+            let mut words = line.text.split_whitespace();
             match words.next() {
                 Some("bestmove") => {
                     reply.bestmove = words.next().unwrap_or("").to_string();
-                    reply.elapsed = at.saturating_duration_since(sent);
+                    reply.elapsed = line.at.saturating_duration_since(asked.sent);
                     return Ok(reply);
                 }
-                Some("info") => read_info(&line, &mut reply),
+                Some("info") => read_info(&line.text, &mut reply),
                 _ => {}
             }
         }
+    }
+
+    /// True for a line read before `asked` was written, which answers nothing and is passed
+    /// over, unless it is a `bestmove`: that is a fault (bar one excused by a crossed `stop`).
+    fn passed_over(&mut self, line: &Line, asked: &mut Asked) -> Result<bool, Fault> {
+        if line.at >= asked.before {
+            return Ok(false);
+        }
+        let mut words = line.text.split_whitespace();
+        if words.next() != Some("bestmove") || std::mem::take(&mut asked.excused) {
+            return Ok(true);
+        }
+        let unasked = words.next().unwrap_or("");
+        self.broken = true;
+        Err(Fault::Protocol(match &self.answered {
+            Some(answer) => format!("a second bestmove '{unasked}' after its answer '{answer}'"),
+            None => format!("a bestmove '{unasked}' before its go"),
+        }))
+    }
+
+    /// The move of a `bestmove` line, remembered as the last answer.
+    fn answer(&mut self, line: &str) -> String {
+        let answer = line.split_whitespace().nth(1).unwrap_or("").to_string();
+        self.answered = Some(answer.clone());
+        answer
     }
 
     /// Translates the clock parameters of `go` into this engine's dialect.
@@ -314,40 +378,63 @@ impl Engine {
         })
     }
 
-    /// Reads lines until one whose first word is `word`; returns every line read, the last one
-    /// included.
-    fn wait_for(&mut self, word: &'static str, timeout: Duration) -> Result<Vec<(Instant, String)>, Fault> {
+    /// Reads lines until one whose first word is `word`, passing each line before it to `each`.
+    fn wait_for(
+        &mut self,
+        word: &'static str,
+        timeout: Duration,
+        each: &mut dyn FnMut(&str),
+    ) -> Result<(), Fault> {
         let start = Instant::now();
-        let mut lines = Vec::new();
         loop {
-            let (at, line) = self.next_line(start + timeout, word, start)?;
-            let done = line.split_whitespace().next() == Some(word);
-            lines.push((at, line));
-            if done {
-                return Ok(lines);
+            let line = self.next_line(start + timeout, word, start)?;
+            if line.text.split_whitespace().next() == Some(word) {
+                return Ok(());
+            }
+            each(&line.text);
+        }
+    }
+
+    /// The next line, or a fault at the deadline, the end of the output or a flood. A missed
+    /// deadline marks the engine broken: it may answer later and would then be out of step.
+    /// A line stamped after the deadline misses it as silence would (the runner may read it
+    /// late, behind a flood or its own delay), and is kept for the next wait.
+    fn next_line(&mut self, deadline: Instant, awaited: &'static str, since: Instant) -> Result<Line, Fault> {
+        match self.receive(deadline.saturating_duration_since(Instant::now()), awaited)? {
+            Some(line) if line.at <= deadline => Ok(line),
+            late => {
+                self.pending = late;
+                self.broken = true;
+                Err(Fault::NoAnswer { awaited, waited: since.elapsed() })
             }
         }
     }
 
-    /// The next line, or a fault at the deadline or the end of the output. A missed deadline
-    /// marks the engine broken: it may answer later and would then be out of step.
-    fn next_line(
-        &mut self,
-        deadline: Instant,
-        awaited: &'static str,
-        since: Instant,
-    ) -> Result<(Instant, String), Fault> {
-        let wait = deadline.saturating_duration_since(Instant::now());
+    /// The next line within `wait` (`None` if none came), or a fault at the end of the output
+    /// or at a flood, while `awaited` was awaited. A flooding engine is killed at once: it
+    /// would keep its reader busy, and out of step.
+    fn receive(&mut self, wait: Duration, awaited: &str) -> Result<Option<Line>, Fault> {
+        if let Some(line) = self.pending.take() {
+            return Ok(Some(line));
+        }
         match self.events.recv_timeout(wait) {
-            Ok(Event::Line(at, line)) => Ok((at, line)),
+            Ok(Event::Line(line)) => match self.meter.count(&line) {
+                None => Ok(Some(line)),
+                Some(passed) => {
+                    self.kill();
+                    let doing = if awaited == "bestmove" {
+                        "thinking".to_string()
+                    } else {
+                        format!("awaiting '{awaited}'")
+                    };
+                    Err(Fault::Protocol(format!("flooded its output: {passed} while {doing}")))
+                }
+            },
             Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => {
                 self.broken = true;
                 Err(Fault::Crash(self.exit_description("the engine closed its output")))
             }
-            Err(RecvTimeoutError::Timeout) => {
-                self.broken = true;
-                Err(Fault::NoAnswer { awaited, waited: since.elapsed() })
-            }
+            Err(RecvTimeoutError::Timeout) => Ok(None),
         }
     }
 
@@ -481,61 +568,5 @@ fn read_info(line: &str, reply: &mut Reply) {
             "string" | "pv" => return,
             _ => {}
         }
-    }
-}
-
-/// Reads one line into `line`, keeping at most [`MAX_LINE`] bytes of it; returns the number of
-/// bytes consumed (0 at the end of the input).
-fn read_capped_line(reader: &mut impl BufRead, line: &mut Vec<u8>) -> std::io::Result<usize> {
-    let mut consumed = 0;
-    loop {
-        let buffer = reader.fill_buf()?;
-        if buffer.is_empty() {
-            return Ok(consumed);
-        }
-        let (chunk, done) = match buffer.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buffer[..=i], true),
-            None => (buffer, false),
-        };
-        let room = MAX_LINE.saturating_sub(line.len());
-        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        let n = chunk.len();
-        reader.consume(n);
-        consumed += n;
-        if done {
-            return Ok(consumed);
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn caps_long_lines() {
-        let mut text = vec![b'x'; MAX_LINE + 10];
-        text.extend_from_slice(b"\nnext\n");
-        let mut reader = std::io::BufReader::with_capacity(1000, &text[..]);
-        let mut line = Vec::new();
-        assert_eq!(read_capped_line(&mut reader, &mut line).unwrap(), MAX_LINE + 11);
-        assert_eq!(line.len(), MAX_LINE);
-        line.clear();
-        assert_eq!(read_capped_line(&mut reader, &mut line).unwrap(), 5);
-        assert_eq!(line, b"next\n");
-        line.clear();
-        assert_eq!(read_capped_line(&mut reader, &mut line).unwrap(), 0);
-    }
-
-    #[test]
-    fn reads_info_lines() {
-        let mut reply = Reply::default();
-        read_info("info depth 7 seldepth 9 score cp -35 nodes 100 pv a1b2 depth 99", &mut reply);
-        assert_eq!((reply.depth, reply.score.as_deref()), (Some(7), Some("cp -35")));
-        read_info("info string depth 3", &mut reply);
-        assert_eq!(reply.depth, Some(7));
-        read_info("info depth 12 score mate 3", &mut reply);
-        assert_eq!((reply.depth, reply.score.as_deref()), (Some(12), Some("mate 3")));
-        assert_eq!(normalise("Move_Overhead"), "moveoverhead");
     }
 }

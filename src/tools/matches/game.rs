@@ -222,6 +222,7 @@ pub(super) fn prepare(player: &mut Player<'_>) -> Result<(), (Category, String)>
     let engine = player.engine.as_mut().expect("just started");
     engine.new_game().map_err(|fault| match fault {
         Fault::Crash(detail) => (Category::Crash, detail),
+        Fault::Protocol(detail) => (Category::Protocol, detail),
         Fault::NoAnswer { awaited, waited } => {
             (Category::Timeout, format!("no '{awaited}' to 'isready' within {:.1} s", waited.as_secs_f64()))
         }

@@ -32,6 +32,7 @@
 
 pub mod ask;
 pub mod clock;
+pub mod counts;
 pub mod dice;
 pub mod driver;
 pub mod engine;

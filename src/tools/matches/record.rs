@@ -27,7 +27,8 @@
 //!   `1/2-1/2` (a draw: games that can repeat a position, such as HexDame).
 //! - `Reason` is `CATEGORY: detail`, the category one of [`Category`]'s labels: `normal` (the
 //!   winner removed all his checkers), `illegal move`, `garbage` (a `bestmove` that is not a
-//!   move), `time forfeit`, `timeout` (no answer where no clock applies), `crash`. Apart from
+//!   move), `time forfeit`, `timeout` (no answer where no clock applies), `crash`, `protocol`
+//!   (a `bestmove` that answers no `go`, or output flooded faster than it can be read). Apart from
 //!   `normal`, the loser is the side to move after the recorded moves (or, for a fault
 //!   before the first move, the side named in the detail), and the faulty move is not among the
 //!   moves. A draw's reason is `repetition` (the final position occurred for the third time)
@@ -64,6 +65,10 @@ pub enum Category {
     Timeout,
     /// The loser's process exited, closed its output or could not be started.
     Crash,
+    /// The loser broke the conversation: a `bestmove` that answers no `go` (one read before
+    /// the `go` was written, such as a second `bestmove` after its answer), or output flooded
+    /// faster than the runner may be asked to read it (src/tools/matches/engine/output.rs).
+    Protocol,
     /// Not a match ending: a game saved before its end (by `steere gui`), result `*`.
     Unfinished,
     /// A draw: the final position occurred for the third time (threefold repetition).
@@ -74,13 +79,14 @@ pub enum Category {
 
 impl Category {
     /// Every category, in the order of the tables.
-    pub const ALL: [Category; 6] = [
+    pub const ALL: [Category; 7] = [
         Category::Normal,
         Category::IllegalMove,
         Category::Garbage,
         Category::TimeForfeit,
         Category::Timeout,
         Category::Crash,
+        Category::Protocol,
     ];
 
     /// The ways a game is drawn, in the order of the tables.
@@ -100,6 +106,7 @@ impl Category {
             Category::TimeForfeit => "time forfeit",
             Category::Timeout => "timeout",
             Category::Crash => "crash",
+            Category::Protocol => "protocol",
             Category::Unfinished => "unfinished",
             Category::Repetition => "repetition",
             Category::DrawCap => "draw cap",

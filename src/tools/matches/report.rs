@@ -36,8 +36,10 @@ pub struct Tally {
     pub draws_as: [[u64; 2]; 2],
     /// Games drawn, by reason (indexed like [`Category::DRAWS`]).
     pub draws_by: [u64; 2],
-    /// Games lost by each engine, by reason (indexed like [`Category::ALL`]).
-    pub losses_by: [[u64; 6]; 2],
+    /// Games lost by each engine, by reason (indexed like [`Category::ALL`]; an older build's
+    /// shard, with fewer reasons, reads with the missing ones zero).
+    #[serde(deserialize_with = "super::counts::pair")]
+    pub losses_by: [[u64; 7]; 2],
     /// Moves played in all games.
     pub plies: u64,
     /// Completed pairs by engine 1's pair score.

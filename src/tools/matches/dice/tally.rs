@@ -26,8 +26,14 @@ use crate::tools::matches::timing::Lateness;
 use rustc_hash::FxHashMap;
 
 /// The faults that forfeit a game, in the order of the tables.
-pub const FAULTS: [Category; 5] =
-    [Category::IllegalMove, Category::Garbage, Category::TimeForfeit, Category::Timeout, Category::Crash];
+pub const FAULTS: [Category; 6] = [
+    Category::IllegalMove,
+    Category::Garbage,
+    Category::TimeForfeit,
+    Category::Timeout,
+    Category::Crash,
+    Category::Protocol,
+];
 
 /// The 97.5% quantile of the standard normal distribution.
 const Z_975: f64 = 1.959_963_984_540_054;
@@ -70,8 +76,10 @@ pub struct DiceTally {
     pub seat_wins: Vec<Vec<u64>>,
     /// Games won from each seat, whoever sat there.
     pub wins_by_seat: Vec<u64>,
-    /// Forfeits of each engine, by fault (indexed like [`FAULTS`]).
-    pub forfeits: Vec<[u64; 5]>,
+    /// Forfeits of each engine, by fault (indexed like [`FAULTS`]; an older build's shard, with
+    /// fewer faults, reads with the missing ones zero).
+    #[serde(deserialize_with = "crate::tools::matches::counts::each")]
+    pub forfeits: Vec<[u64; 6]>,
     /// Games adjudicated unfinished at the turn limit.
     pub unfinished: u64,
     /// Forfeited games with no winner (three or four players).
@@ -100,7 +108,7 @@ impl DiceTally {
             seat_games: vec![vec![0; players]; engines],
             seat_wins: vec![vec![0; players]; engines],
             wins_by_seat: vec![0; players],
-            forfeits: vec![[0; 5]; engines],
+            forfeits: vec![[0; 6]; engines],
             lateness: vec![Lateness::default(); engines],
             names,
             ..DiceTally::default()
@@ -301,7 +309,7 @@ mod tests {
         assert_eq!((tally.wins.clone(), tally.seats.clone()), (vec![4, 1], vec![6, 6]));
         assert_eq!(tally.seat_wins, vec![vec![2, 2], vec![1, 0]]);
         assert_eq!(tally.wins_by_seat, vec![3, 2]);
-        assert_eq!(tally.forfeits[1], [1, 0, 0, 0, 0]);
+        assert_eq!(tally.forfeits[1], [1, 0, 0, 0, 0, 0]);
         assert_eq!(tally.forfeits_without_winner, 0);
     }
 
@@ -315,7 +323,7 @@ mod tests {
         tally.add(&game(0, 3, 4, "none", "crash", Some(2)));
         assert_eq!((tally.wins.clone(), tally.seats.clone()), (vec![1, 0], vec![2, 6]));
         assert_eq!(tally.seat_games[0], vec![0, 1, 1, 0]);
-        assert_eq!(tally.forfeits[0], [0, 0, 0, 0, 1]);
+        assert_eq!(tally.forfeits[0], [0, 0, 0, 0, 1, 0]);
         assert_eq!((tally.forfeits_without_winner, tally.streams), (1, 0));
         assert_eq!(tally.penta, [0; 5], "no pairs with four players");
         assert!((tally.win_rate(0) - 0.5).abs() < 1e-12);
