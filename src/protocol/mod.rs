@@ -4,8 +4,9 @@
 //! The grammar is documented in `docs/protocol.md`. The scheme, room by room:
 //! - [`command`]: one line of text to a [`command::Command`], a pure and fuzzed function;
 //! - [`input`]: the input thread, which reads and parses lines, forwards them in order, and
-//!   raises `stop` (and clears `pondering`) on the running job itself, so that a search stops
-//!   within milliseconds even when the loop is busy; end of input is `quit`;
+//!   raises `stop` (and clears `pondering`) on the running job itself when that job is the one
+//!   the `stop` is meant for, so that a search stops within milliseconds even when the loop is
+//!   busy, in agreement with the order of the input; end of input is `quit`;
 //! - this file: the engine loop, which holds the current variant's engine as a [`Session`]
 //!   trait object and replaces it when `UCI_Variant` changes; `board.rs` (with `go` in
 //!   `board_go.rs`) is the session of the board games, generic over the game's [`Rules`], and
@@ -20,7 +21,7 @@
 //! - [`terminal`]: `perft` and `bench`;
 //! - [`codingame`]: the CodinGame "Impasse" referee protocol (`steere codingame`).
 //!
-//! Data flows one way: input thread → channel → `Engine::execute` → rules / search → output.
+//! Data flows one way: input thread → channel → `Session::execute` → rules / search → output.
 //! The protocol contains no search logic: it turns `go` parameters into [`Limits`] and search
 //! results into text (the habit of carp's `uci.rs` and tantabus's `SearchHandler`).
 //!
