@@ -100,3 +100,178 @@ fn a_closed_stdout_ends_the_run_quietly() {
     assert_eq!(output.status.code(), Some(141), "{stderr}");
     assert!(stderr.is_empty(), "{stderr}");
 }
+
+/// Runs `steere` with `args`, its stdin closed at once.
+fn steere_no_input(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_steere"))
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("the steere binary runs")
+}
+
+/// Checks a refusal: a failure status (not a signal), nothing on stdout, one line on stderr
+/// containing every word of `needles`; returns that line.
+fn one_line_error(args: &[&str], output: &Output, needles: &[&str]) -> String {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.code().is_some_and(|c| c != 0), "{args:?}: {} ({stderr})", output.status);
+    assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
+    assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "{args:?}: {needle} in {stderr}");
+    }
+    stderr.trim_end().to_string()
+}
+
+/// R3: a perft or divide deeper than the documented maximum (64) is refused in one line, in
+/// every game, instead of overflowing the stack (exit 134).
+#[test]
+fn perft_and_divide_deeper_than_the_maximum_are_refused_in_one_line() {
+    for args in [
+        ["perft", "--variant", "hexdame", "--depth", "3000"],
+        ["perft", "--variant", "cantstop", "--depth", "100000"],
+        ["divide", "--variant", "hexdame", "--depth", "3000"],
+        ["divide", "--variant", "cantstop", "--depth", "100000"],
+        ["perft", "--variant", "impasse", "--depth", "65"],
+    ] {
+        let output = steere(&args);
+        one_line_error(&args, &output, &["--depth", "64"]);
+    }
+}
+
+/// R3: the maximum depth itself fits the stack: the first descent of such a perft reaches its
+/// leaves at once, so a stack too small would abort within the first second.
+#[test]
+fn a_perft_of_the_maximum_depth_does_not_overflow_the_stack() {
+    for args in [
+        ["perft", "--variant", "hexdame", "--depth", "64", "--threads", "1"],
+        ["perft", "--variant", "hexdame", "--depth", "64", "--threads", "2"],
+        ["divide", "--variant", "hexdame", "--depth", "64", "--fen", "W:WKa1:BKi9"],
+        ["perft", "--variant", "cantstop", "--depth", "64", "--threads", "1"],
+        ["divide", "--variant", "cantstop", "--depth", "64", "--fen", "p2 00000000000/00000000000 - 1 r"],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_steere"))
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("the steere binary runs");
+        std::thread::sleep(std::time::Duration::from_millis(1500));
+        let status = child.try_wait().expect("try_wait");
+        let _ = child.kill();
+        let output = child.wait_with_output().expect("the process ends");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(status.is_none(), "{args:?} ended: {status:?} {stderr}");
+    }
+}
+
+/// R17: every usage error of clap is one line on stderr that names the command's help, with
+/// clap's status 2; `--help` and `--version` still print in full on stdout.
+#[test]
+fn usage_errors_are_one_line_for_every_subcommand() {
+    let cases: &[(&[&str], &[&str])] = &[
+        (&["perft", "--depth", "-1"], &["error: invalid value '-1' for '--depth", "steere perft --help"]),
+        (&["perft"], &["error: ", "--depth", "steere perft --help"]),
+        (&["divide", "--depth", "0"], &["error: invalid value '0'", "steere divide --help"]),
+        (&["moves", "--bogus"], &["error: ", "'--bogus'", "steere moves --help"]),
+        (&["analyse", "--depth", "1", "--nodes", "5"], &["error: ", "steere analyse --help"]),
+        (&["analyse", "--hash", "x"], &["error: invalid value 'x'", "steere analyse --help"]),
+        (&["bench", "--depth", "-3"], &["error: invalid value '-3'", "steere bench --help"]),
+        (&["solve"], &["error: ", "<FILE>", "steere solve --help"]),
+        (&["solve", "x.epd", "--jobs", "0"], &["error: invalid value '0'", "steere solve --help"]),
+        (&["match", "--bogus"], &["error: ", "steere match --help"]),
+        (&["book", "--bogus"], &["error: ", "steere book --help"]),
+        (&["gui", "--bogus"], &["error: ", "steere gui --help"]),
+        (&["odds", "--bogus"], &["error: ", "steere odds --help"]),
+        (&["solitaire", "--games", "-5"], &["error: invalid value '-5'", "steere solitaire --help"]),
+        (&["variants", "extra"], &["error: ", "steere variants --help"]),
+        (&["codingame", "--turn-ms", "x"], &["error: invalid value 'x'", "steere codingame --help"]),
+        (&["nosuchcommand"], &["error: ", "'nosuchcommand'", "steere --help"]),
+        (&["--bogus"], &["error: ", "steere --help"]),
+    ];
+    for (args, needles) in cases {
+        let output = steere_no_input(args);
+        let line = one_line_error(args, &output, needles);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {line}");
+        assert!(line.starts_with("error: "), "{args:?}: {line}");
+    }
+    for args in [&["--help"][..], &["perft", "--help"], &["--version"], &["help", "solve"]] {
+        let output = steere_no_input(args);
+        assert!(output.status.success(), "{args:?}");
+        assert!(!output.stdout.is_empty() && output.stderr.is_empty(), "{args:?}");
+    }
+}
+
+/// R9: a table larger than the memory is refused by `analyse`, `bench`, `solve` and
+/// `codingame` with a one-line error naming `--hash`, never an abort. (On a machine with 64 GiB
+/// to spare it would be allocated: then the commands succeed.)
+#[test]
+fn a_hash_table_too_large_for_the_memory_is_a_clear_error() {
+    let dir = std::env::temp_dir().join(format!("steere-cli-hash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("one.epd");
+    std::fs::write(&file, "8/8/5b2/8/8/8/3w4/B7 w win 3; id \"t\"\n").unwrap();
+    let file = file.to_str().unwrap();
+    for args in [
+        &["analyse", "--hash", "65536", "--depth", "1"][..],
+        &["bench", "--hash", "65536", "--depth", "1"],
+        &["solve", file, "--hash", "65536", "--depth", "3"],
+        &["codingame", "--hash", "65536"],
+    ] {
+        let output = steere_no_input(args);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.code().is_some(), "{args:?} was killed: {} {stderr}", output.status);
+        if !output.status.success() {
+            assert!(output.stdout.is_empty(), "{args:?} printed to stdout");
+            assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+            assert!(stderr.contains("--hash") && stderr.contains("65536 MiB"), "{args:?}: {stderr}");
+        }
+    }
+    let output = steere_no_input(&["analyse", "--hash", "65537", "--depth", "1"]);
+    one_line_error(&["analyse"], &output, &["--hash", "65536"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A scratch file for one test.
+fn scratch(name: &str, bytes: &[u8]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("steere-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// R14 and the solve input: a malformed line of 30 kB is reported in a short line (the input
+/// quoted at most 40 characters), one of 30 MB is refused as too long without being echoed, an
+/// invalid UTF-8 byte spoils only its own line, and the good lines around them are still solved.
+#[test]
+fn solve_reports_bad_lines_briefly_and_solves_the_rest() {
+    let good = "8/8/5b2/8/8/8/3w4/B7 w win 3; id \"good\"\n";
+    let mut bytes = good.as_bytes().to_vec();
+    bytes.extend_from_slice(format!("8/8/5b2/8/8/8/3w4/B7 w {}\n", "x".repeat(30_000)).as_bytes());
+    bytes.extend_from_slice(b"8/8/5b2/8/8/8/3w4/B7 w id \"caf\xe9\"; win 3\n");
+    bytes.extend_from_slice(format!("{}\n", "y".repeat(30 << 20)).as_bytes());
+    bytes.extend_from_slice(good.replace("good", "good too").as_bytes());
+    let path = scratch("bad-lines.epd", &bytes);
+    let output = steere(&["solve", path.to_str().unwrap(), "--depth", "7"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(stderr.lines().all(|l| l.len() < 300), "long error lines: {} bytes", stderr.len());
+    let reported: Vec<&str> = stderr.lines().filter(|l| l.contains(".epd:")).collect();
+    assert_eq!(reported.len(), 2, "the two long lines: {stderr}");
+    assert!(reported.iter().any(|l| l.contains(".epd:2: unknown opcode 'xxxx")), "{stderr}");
+    assert!(reported.iter().any(|l| l.contains(".epd:4: the line is 31457280 bytes long")), "{stderr}");
+    let passed: Vec<&str> = stdout.lines().filter(|l| l.contains(" pass ")).collect();
+    assert_eq!(passed.len(), 3, "both good lines and the one with the bad byte: {stdout}");
+    assert!(stdout.contains("id \"caf\u{fffd}\" pass"), "{stdout}");
+    assert!(stdout.contains("solved 3/3 malformed 2 "), "{stdout}");
+}
+
+/// `steere solve /dev/zero` stops reading at the documented maximum with a one-line error,
+/// instead of reading until memory runs out.
+#[test]
+fn solve_refuses_a_file_without_end() {
+    let output = steere(&["solve", "/dev/zero", "--depth", "1"]);
+    one_line_error(&["solve", "/dev/zero"], &output, &["/dev/zero", "MiB"]);
+}

@@ -30,7 +30,13 @@ mod hexdame_reference;
 /// The hostile-input half of the suite.
 #[path = "protocol/hostile.rs"]
 mod hostile;
+/// The limits of every game: the deepest perft, the largest table, quoting of bad tokens.
+#[path = "protocol/limits.rs"]
+mod limits;
 mod pipe;
+/// Which job each `stop` ends, in pipelined input.
+#[path = "protocol/stops.rs"]
+mod stops;
 /// Every variant over the protocol, Dipole checked against its reference.
 #[path = "protocol/variants.rs"]
 mod variants;

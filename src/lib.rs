@@ -10,6 +10,7 @@
 //! - [`search`]: parallel iterative-deepening alpha-beta over any `Game`; [`chance`]: the
 //!   chance-node search of dice games;
 //! - [`realtime`]: prompt wakeups for the threads that keep deadlines and stamp answers;
+//! - [`quote`]: the one rule for repeating input in messages (shortened, escaped);
 //! - [`tools`]: command-line jobs such as perft, bench, solve and match, written once over
 //!   `Rules`;
 //! - [`protocol`]: the UCI/UGI text protocol (any variant) and the CodinGame adapter (Impasse);
@@ -23,6 +24,7 @@ pub mod gui;
 pub mod hexdame;
 pub mod impasse;
 pub mod protocol;
+pub mod quote;
 pub mod realtime;
 pub mod search;
 pub mod tools;

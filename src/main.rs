@@ -1,14 +1,16 @@
 //! The `steere` command line: each subcommand hands over to one function of the library.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Duration;
 use steere::game::Rules;
-use steere::search::{Limits, SearchControl};
+use steere::search::{Limits, MAX_HASH_MIB, SearchControl, Searcher};
+use steere::tools::perft::MAX_PERFT_DEPTH;
 use steere::tools::{analyse, bench, perft};
 use steere::variants::{self, Job, Variant};
 
 mod dice_commands;
+mod usage;
 
 /// steere: an engine for a family of abstract games: Impasse, Dipole, HexDame and the dice game
 /// Can't Stop.
@@ -39,8 +41,8 @@ enum Command {
     /// The last ply is bulk-counted. Ends with `nodes N time MS nps X`.
     /// Example: steere perft --depth 6
     Perft {
-        /// Number of plies (moves) to look ahead.
-        #[arg(short, long)]
+        /// Number of plies (moves) to look ahead (at most 64).
+        #[arg(short, long, value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH as i64))]
         depth: u32,
         /// Position to start from (default: the variant's start position).
         #[arg(short, long)]
@@ -56,8 +58,8 @@ enum Command {
     /// Compare with another generator to find where two perft counts differ.
     /// Example: steere divide --depth 3 --fen "1W1b1W1b/b1W1b1W1/8/8/8/8/1B1w1B1w/w1B1w1B1 w"
     Divide {
-        /// Number of plies below the position (at least 1).
-        #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..))]
+        /// Number of plies below the position (1 to 64).
+        #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=MAX_PERFT_DEPTH as i64))]
         depth: u32,
         /// Position to start from (default: the variant's start position).
         #[arg(short, long)]
@@ -104,7 +106,7 @@ enum Command {
         #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
         /// Size of the transposition (hash) table in MiB.
-        #[arg(long = "hash", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        #[arg(long = "hash", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=MAX_HASH_MIB as i64))]
         hash: u32,
     },
     /// Search the bench positions to a fixed depth: the search's signature and speed test.
@@ -125,7 +127,7 @@ enum Command {
         #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
         /// Size of the transposition (hash) table in MiB.
-        #[arg(long = "hash", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        #[arg(long = "hash", default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=MAX_HASH_MIB as i64))]
         hash: u32,
     },
     /// Solve a file of test positions and check the answers (exits non-zero on any failure).
@@ -252,7 +254,7 @@ enum Command {
         #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
         /// Size of the transposition (hash) table in MiB.
-        #[arg(long = "hash", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+        #[arg(long = "hash", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=MAX_HASH_MIB as i64))]
         hash: u32,
         /// Log one line per turn (move, time, depth, score) on stderr.
         #[arg(short, long)]
@@ -277,7 +279,8 @@ struct DiceVariantArg {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // A usage error is one line (src/usage.rs); help and version print as clap has them.
+    let cli = Cli::from_arg_matches(&usage::parse(Cli::command())).unwrap_or_else(|e| e.exit());
     let Some(command) = cli.command else {
         steere::protocol::run_stdio();
         return ExitCode::SUCCESS;
@@ -309,6 +312,11 @@ fn main() -> ExitCode {
         Command::Book(args) => steere::tools::book::run(&args),
         Command::Gui(args) => steere::gui::run(&args),
         Command::Codingame { first_ms, turn_ms, threads, hash, verbose } => {
+            // The table is made at the first turn: refuse a size that cannot be had now.
+            if let Err(e) = steere::search::hash_size::check(hash as usize, 0) {
+                eprintln!("steere: error: --hash: {e}");
+                return ExitCode::FAILURE;
+            }
             let settings = steere::protocol::codingame::Settings {
                 first_turn: Duration::from_millis(first_ms),
                 turn: Duration::from_millis(turn_ms),
@@ -419,13 +427,15 @@ fn run_analyse<G: Rules>(
         _ => movetime,
     };
     let limits = Limits { depth, nodes, movetime: movetime.map(Duration::from_millis), ..Limits::default() };
-    analyse::analyse(pos, &limits, threads, hash, &mut |line| steere::outln!("{line}"));
+    let mut searcher = Searcher::try_new(hash, threads).map_err(|e| format!("--hash: {e}"))?;
+    analyse::analyse(pos, &limits, &mut searcher, &mut |line| steere::outln!("{line}"));
     Ok(())
 }
 
 fn run_bench<G: Rules>(variant: Variant<G>, depth: u32, threads: usize, hash: usize) -> Result<(), String> {
     let control = SearchControl::new();
-    let lines = bench::bench(variant, depth, threads, hash, &control, &mut |i, n, line| {
+    let mut searcher = Searcher::try_new(hash, threads).map_err(|e| format!("--hash: {e}"))?;
+    let lines = bench::bench_with(variant, depth, &mut searcher, &control, &mut |i, n, line| {
         steere::outln!("{}", bench::position_line(i, n, line))
     });
     steere::outln!("{}", bench::summary_line(&lines));

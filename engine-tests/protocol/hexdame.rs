@@ -91,3 +91,35 @@ fn a_forced_repetition_is_scored_as_a_draw() {
     assert!(!infos.is_empty() && infos.iter().all(|l| l.contains(" score cp 0 ")), "{infos:?}");
     engine.finish();
 }
+
+/// R11: a game drawn by threefold repetition has no legal move anywhere: `query islegal`,
+/// `d`, and a search under `infinite` or `ponder`, which answers `bestmove (none)` at `stop`
+/// or `ponderhit`, as `position` (which refuses every move after the draw) says.
+#[test]
+fn a_drawn_game_has_no_legal_move_anywhere() {
+    let _guard = shared();
+    let mut engine = hexdame_engine();
+    let moves = ["a1-a2", "i9-c3", "a2-a1", "c3-i9", "a1-a2", "i9-c3", "a2-a1", "c3-i9"];
+    assert_eq!(reference_result(START, &moves), "draw");
+    engine.send(&format!("position fen {START} moves {}", moves.join(" ")));
+    assert_eq!(engine.query("result"), "draw");
+    for mv in ["a1-b2", "a1-a2"] {
+        assert_eq!(engine.query(&format!("islegal {mv}")), "false", "{mv}");
+    }
+    engine.send("d");
+    let board = engine.sync();
+    assert_eq!(board.last().map(String::as_str), Some("Legal moves (0): "), "{board:?}");
+    assert!(board.contains(&"Game over: draw by threefold repetition".to_string()), "{board:?}");
+    for (go, end) in [("go infinite", "stop"), ("go ponder", "ponderhit"), ("go ponder", "stop")] {
+        engine.send(go);
+        engine.none_within(std::time::Duration::from_millis(200), "bestmove before stop", |l| {
+            l.starts_with("bestmove")
+        });
+        engine.send(end);
+        let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
+        assert_eq!(lines.last().unwrap(), "bestmove (none)", "{go}: {lines:?}");
+        assert!(!lines.iter().any(|l| l.contains(" pv ")), "{go}: no move is legal: {lines:?}");
+        engine.sync_quiet();
+    }
+    engine.finish();
+}

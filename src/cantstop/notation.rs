@@ -49,6 +49,29 @@ impl fmt::Display for EventError {
 
 impl std::error::Error for EventError {}
 
+/// The most characters of a text that a message repeats.
+const QUOTED_CHARS: usize = 40;
+
+/// A text of the input as a message repeats it: in quotes, at most [`QUOTED_CHARS`] characters
+/// (then `...`), control characters escaped, so that a 1 MB token never makes a 1 MB message
+/// (the protocol's and the tools' rule too).
+fn quoted(text: &str) -> String {
+    let mut out = String::from("'");
+    for (i, c) in text.chars().enumerate() {
+        if i == QUOTED_CHARS {
+            out.push_str("...");
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out.push('\'');
+    out
+}
+
 /// The character of a marker on `space` (0 to 13): `0`-`9`, then `a`-`d`.
 fn space_char(space: u8) -> char {
     char::from_digit(space as u32, 16).expect("a space is at most 13")
@@ -72,12 +95,14 @@ impl Position {
             "p2" => 2,
             "p3" => 3,
             "p4" => 4,
-            other => return reject(1, format!("the players field is p2, p3 or p4, not '{other}'")),
+            other => return reject(1, format!("the players field is p2, p3 or p4, not {}", quoted(other))),
         };
         let markers = parse_markers(fields[1], players)?;
         let to_move = match fields[3].parse::<usize>() {
             Ok(n) if (1..=players).contains(&n) => n - 1,
-            _ => return reject(4, format!("the player to move is 1 to {players}, not '{}'", fields[3])),
+            _ => {
+                return reject(4, format!("the player to move is 1 to {players}, not {}", quoted(fields[3])));
+            }
         };
         let phase = parse_phase(fields[4])?;
         let neutral = parse_neutral(fields[2], &markers, to_move, players)?;
@@ -110,7 +135,11 @@ impl Position {
         if self.is_legal(event) {
             Ok(event)
         } else if let Some(winner) = self.winner() {
-            Err(EventError::Illegal(format!("'{text}': the game is over (player {} won)", winner + 1)))
+            Err(EventError::Illegal(format!(
+                "{}: the game is over (player {} won)",
+                quoted(text),
+                winner + 1
+            )))
         } else {
             let expected = match self.phase() {
                 Phase::Roll => "a roll such as r1546".to_string(),
@@ -120,7 +149,7 @@ impl Position {
                 }
                 Phase::Decide => "roll or stop".to_string(),
             };
-            Err(EventError::Illegal(format!("'{text}' is not legal here: expected {expected}")))
+            Err(EventError::Illegal(format!("{} is not legal here: expected {expected}", quoted(text))))
         }
     }
 }
@@ -152,7 +181,8 @@ impl fmt::Display for Choice {
 pub fn parse_event_token(text: &str) -> Result<Event, EventError> {
     let malformed = || {
         EventError::Malformed(format!(
-            "'{text}' is no event: expected a roll (r1546), a choice of columns 2-12 (7, 6.10, 7.7), roll or stop"
+            "{} is no event: expected a roll (r1546), a choice of columns 2-12 (7, 6.10, 7.7), roll or stop",
+            quoted(text)
         ))
     };
     match text {
@@ -197,7 +227,16 @@ fn parse_markers(field: &str, players: usize) -> Result<[[u8; COLUMNS]; MAX_PLAY
             .collect::<Option<_>>()
             .filter(|spaces: &Vec<u8>| spaces.len() == COLUMNS && spaces.iter().all(|&s| s <= 13))
             .map_or_else(
-                || reject(1, format!("player {}'s markers '{row}' are not 11 characters from 0-9a-d", p + 1)),
+                || {
+                    reject(
+                        1,
+                        format!(
+                            "player {}'s markers {} are not 11 characters from 0-9a-d",
+                            p + 1,
+                            quoted(row)
+                        ),
+                    )
+                },
                 Ok,
             )?;
         for (c, &space) in spaces.iter().enumerate() {
@@ -239,7 +278,7 @@ fn parse_phase(field: &str) -> Result<Phase, FenError> {
         "r" => Ok(Phase::Roll),
         "s" => Ok(Phase::Decide),
         _ => field.strip_prefix('c').and_then(parse_dice).map(Phase::Choose).map_or_else(
-            || reject(4, format!("the phase is r, s or c with four dice 1-6 (c1456), not '{field}'")),
+            || reject(4, format!("the phase is r, s or c with four dice 1-6 (c1456), not {}", quoted(field))),
             Ok,
         ),
     }
@@ -263,10 +302,10 @@ fn parse_neutral(
         let parsed =
             entry.split_once(':').and_then(|(c, s)| Some((c.parse::<u8>().ok()?, s.parse::<u8>().ok()?)));
         let Some((column, space)) = parsed else {
-            return reject(5, format!("neutral marker '{entry}' is not COLUMN:SPACE (e.g. 7:3)"));
+            return reject(5, format!("neutral marker {} is not COLUMN:SPACE (e.g. 7:3)", quoted(entry)));
         };
         if !(2..=12).contains(&column) {
-            return reject(5, format!("neutral marker '{entry}': there is no column {column}"));
+            return reject(5, format!("neutral marker {}: there is no column {column}", quoted(entry)));
         }
         let c = board::index(column);
         if neutral[c] != 0 {
@@ -275,20 +314,25 @@ fn parse_neutral(
         if let Some(p) = (0..players).find(|&p| markers[p][c] == HEIGHTS[c]) {
             return reject(
                 5,
-                format!("neutral marker '{entry}' is in column {column}, won by player {}", p + 1),
+                format!("neutral marker {} is in column {column}, won by player {}", quoted(entry), p + 1),
             );
         }
         if space > HEIGHTS[c] {
             return reject(
                 5,
-                format!("neutral marker '{entry}' is above the top of column {column} ({})", HEIGHTS[c]),
+                format!(
+                    "neutral marker {} is above the top of column {column} ({})",
+                    quoted(entry),
+                    HEIGHTS[c]
+                ),
             );
         }
         if space <= markers[to_move][c] {
             return reject(
                 5,
                 format!(
-                    "neutral marker '{entry}' is not above player {}'s own marker (space {}) in column {column}",
+                    "neutral marker {} is not above player {}'s own marker (space {}) in column {column}",
+                    quoted(entry),
                     to_move + 1,
                     markers[to_move][c]
                 ),

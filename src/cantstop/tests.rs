@@ -185,3 +185,27 @@ fn the_sum_table_and_the_worst_and_best_triples() {
     assert_eq!(odds::hit_outcomes(&[2, 3, 12]), 568);
     assert_eq!(odds::hit_outcomes(&[4, 7, 10]), 1136);
 }
+
+/// R13: a message repeats at most 40 characters of a bad field or token, control characters
+/// escaped.
+#[test]
+fn errors_repeat_bad_input_briefly() {
+    let long = format!("\u{7}{}", "x".repeat(1 << 20));
+    for fen in [
+        format!("p2 {long}/00000000000 - 1 r"),
+        format!("p2 00000000000/00000000000 {long} 1 r"),
+        format!("p2 00000000000/00000000000 - 1 {long}"),
+        format!("p2 00000000000/00000000000 - {long} r"),
+        format!("{long} 00000000000/00000000000 - 1 r"),
+    ] {
+        let error = Position::parse_fen(&fen).unwrap_err().to_string();
+        assert!(
+            error.len() < 200 && error.contains("'\\u{7}xxx") && error.contains("...'"),
+            "{}",
+            &error[..200.min(error.len())]
+        );
+    }
+    let start = Position::start(2);
+    let error = start.parse_event(&long).unwrap_err().to_string();
+    assert!(error.len() < 200, "{}", &error[..200]);
+}

@@ -173,7 +173,13 @@ pub fn play(
     while let Some((turn, start)) = read_turn(&mut lines, &mut color)? {
         turn_number += 1;
         let budget = if turn_number == 1 { settings.first_turn } else { settings.turn };
-        let searcher = searcher.get_or_insert_with(|| Searcher::new(settings.hash_mib, settings.threads));
+        let searcher = match &mut searcher {
+            Some(made) => made,
+            slot => slot.insert(
+                Searcher::try_new(settings.hash_mib, settings.threads)
+                    .map_err(|e| format!("the hash table: {e}"))?,
+            ),
+        };
         let (action, note) = choose(&turn, searcher, budget.saturating_sub(start.elapsed()));
         // A closed output means the referee has gone: the game is over for us.
         if writeln!(output, "{action}").and_then(|()| output.flush()).is_err() {

@@ -188,28 +188,8 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-/// The longest part of an input token that messages repeat: a 1 MB token is not echoed.
-const QUOTE_CHARS: usize = 40;
-
-/// A token of the input, in quotes, fit to be printed on one output line: shortened to
-/// `QUOTE_CHARS` (40) characters and with control characters escaped (so that an input `\r` cannot
-/// end an output line early).
-pub fn quote(token: &str) -> String {
-    let mut out = String::from("'");
-    for (i, c) in token.chars().enumerate() {
-        if i == QUOTE_CHARS {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\'');
-    out
-}
+/// Every token quoted in a message goes through the crate's one quoting rule.
+pub use crate::quote::quote;
 
 /// Decodes the raw bytes of one line (invalid UTF-8 becomes U+FFFD), strips the line end
 /// (`\n`, `\r\n` or a lone `\r`) and parses it.

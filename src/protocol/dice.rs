@@ -16,13 +16,14 @@
 //! for `stop` or `ponderhit` before answering. The fixed players decide at once, on the loop.
 
 use super::answer::{Answerer, Deadline, Reporter};
-use super::command::{Command, GoParams, Query, StartPosition};
-use super::job::Job;
+use super::command::{Command, GoParams, Query, StartPosition, quote};
+use super::job::{Job, wait_for_the_gui};
 use super::options::Change;
 use super::{Common, Flow, Session, hello_lines};
 use crate::chance::player::{SEARCH, decide};
 use crate::chance::{Iteration, Limits, MAX_DEPTH};
 use crate::game::{ChanceRules, Node};
+use crate::quote::move_error_reason;
 use crate::search::SearchControl;
 use crate::variants::ChanceVariant;
 use std::sync::Arc;
@@ -77,7 +78,7 @@ impl<G: ChanceRules> Session for DiceSession<G> {
             Command::Go(params) => self.go(line, &params, read_at),
             Command::Query(query) => self.query(&query),
             Command::Display => self.display(),
-            Command::Perft(depth) => self.perft(depth),
+            Command::Perft(depth) => self.perft(line, depth),
             Command::Bench(depth) => self.bench(line, depth.unwrap_or(self.variant.info.bench_depth)),
             Command::Quit => return Flow::Quit,
         }
@@ -112,6 +113,13 @@ impl<G: ChanceRules> DiceSession<G> {
         if matches!(change, Change::Variant(_)) && !self.is_idle("setoption") {
             return Flow::Continue;
         }
+        // A dice game has no table, but the size is kept for the board games: the same rule.
+        if let Change::Hash(mib) = change
+            && let Err(e) = crate::search::hash_size::check(mib, 0)
+        {
+            self.common.out.info_string(&format!("error: setoption: Hash: {e}"));
+            return Flow::Continue;
+        }
         self.common.options.apply(change);
         match change {
             Change::Debug(on) => self.common.debug = on,
@@ -138,7 +146,9 @@ impl<G: ChanceRules> DiceSession<G> {
             StartPosition::Fen(fen) => G::parse_fen(fen)?,
         };
         for (i, text) in events.iter().enumerate() {
-            let event = pos.parse_event(text).map_err(|e| format!("event {} ({text}): {e}", i + 1))?;
+            let event = pos
+                .parse_event(text)
+                .map_err(|e| format!("event {} {}: {}", i + 1, quote(text), move_error_reason(&e)))?;
             pos = pos.play(event);
         }
         Ok(pos)
@@ -286,17 +296,23 @@ impl<G: ChanceRules> DiceSession<G> {
         self.common.out.lines(&lines);
     }
 
-    /// `perft N`: the event sequences of length N below each event, then the total.
-    fn perft(&mut self, depth: u32) {
+    /// `perft N`: the event sequences of length N below each event, then the total; on the
+    /// loop's thread, stopped by `stop`, `quit` or the end of input (as a board game's).
+    fn perft(&mut self, line: u64, depth: u32) {
+        if let Err(e) = crate::tools::perft::check_depth(depth) {
+            return self.common.out.info_string(&format!("error: perft: {e}"));
+        }
         if !self.is_idle("perft") {
             return;
         }
-        let started = Instant::now();
-        let rows = crate::tools::dice::divide(&self.position, depth);
-        let mut lines: Vec<String> = rows.iter().map(|(e, n)| format!("{e}: {n}")).collect();
-        let total: u64 = rows.iter().map(|(_, n)| n).sum();
-        lines.push(crate::tools::perft::summary_line(total, started.elapsed()));
-        self.common.out.lines(&lines);
+        self.join_job();
+        let control = Arc::new(SearchControl::new());
+        self.common.shared.publish(&control, line);
+        match super::terminal::dice_perft_lines(&self.position, depth, &control.stop) {
+            Some(lines) => self.common.out.lines(&lines),
+            None => self.common.out.info_string("perft stopped"),
+        }
+        self.common.shared.retire(&control);
     }
 
     /// `bench [D]`: the dice bench, to D rolls.
@@ -329,9 +345,7 @@ fn dice_search<G: ChanceRules>(
         reporter.info(info_line(it, players));
         reporter.offer(format!("bestmove {}", it.best));
     });
-    while !control.stop.load(SeqCst) && (infinite || control.pondering.load(SeqCst)) {
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    wait_for_the_gui(control, infinite);
     let Some(decision) = decision else {
         return reporter.done("bestmove (none)".into(), Vec::new());
     };

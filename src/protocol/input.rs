@@ -7,15 +7,22 @@
 //! flags of the current job (the *fast path*, `Shared::current`). The forwarded copy keeps
 //! the order of events exact for everything else.
 //!
-//! One race needs care: `go infinite` and `stop` (or `perft 9` and `stop`) may arrive together,
-//! so that the reader reads `stop` before the loop has started the job it is meant for. Each
-//! line is therefore numbered; a `stop` (or `quit`) is meant for the last job-starting command
-//! (`go`, `perft`, `bench`) read before it, whose line number the reader records
-//! (`Shared::stopped_job`) before looking at the current job; and the loop, after publishing
-//! a new job's flags, checks whether that job has already been stopped ([`Shared::publish`]).
-//! Either the reader sees the new job, or the loop sees the stop. (A `stop` for a `go` that the
-//! loop refuses, because an earlier search still runs, reaches that earlier search through the
-//! forwarded copy, as it should: the GUI wants the engine to stop.)
+//! **Which job a `stop` is meant for.** `go infinite` and `stop` (or `perft 9` and `stop`) may
+//! arrive together, so that the reader reads `stop` before the loop has started the job it is
+//! meant for, or while an earlier job still runs. Each line is therefore numbered; a `stop`
+//! is meant for the last job-starting command (`go`, `perft`, `bench`) read before it. The
+//! forwarded copy acts in the order of the input: the loop stops whatever job runs when it
+//! gets to the `stop` (the job started by that command, or, when the loop refused it because
+//! an earlier search still ran, that earlier search: the GUI wants the engine to stop). The fast
+//! path must agree with it, only sooner, so it stops the current job only if that job was
+//! started by the very command the `stop` is meant for; otherwise it records the command's
+//! line ([`Shared`]'s pending stops), and the loop, publishing a job, stops it at once if a
+//! `stop` meant for it is pending ([`Shared::publish`]). The record and the current job share
+//! one lock: either the reader sees the new job, or the loop sees the stop. Several stops may be
+//! pending at once (`perft 12`, `stop`, `go depth 1`, `stop` in one write, read before the loop
+//! has started the perft): each reaches its own job. So the same input gives the same answers
+//! however the threads are scheduled. `quit` and the end of input are meant for every job: they
+//! stop the current one and every one published after.
 //!
 //! The reader runs at a real-time priority where the system grants one ([`crate::realtime`]):
 //! the moment it reads a `go` is the moment the search's time starts, and on a busy machine an
@@ -27,8 +34,8 @@
 
 use super::command::{Command, ParseError, Parsed, parse_bytes};
 use crate::search::SearchControl;
+use std::collections::BTreeSet;
 use std::io::BufRead;
-use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -52,45 +59,83 @@ pub enum Input {
 /// What the reader and the engine loop share.
 #[derive(Default)]
 pub struct Shared {
-    /// The control flags of the job that is running (search, perft or bench), if any.
-    current: Mutex<Option<Arc<SearchControl>>>,
-    /// The line number of the job-starting command that the last `stop` or `quit` was meant
-    /// for (0: none).
-    stopped_job: AtomicU64,
+    jobs: Mutex<Jobs>,
+}
+
+/// The jobs as the reader sees them, under one lock.
+#[derive(Default)]
+struct Jobs {
+    /// The control flags of the job that is running (search, perft or bench), if any, and the
+    /// line of the command that started it.
+    current: Option<(Arc<SearchControl>, u64)>,
+    /// The lines of job-starting commands that a `stop` read so far is meant for, and that the
+    /// loop has not yet reached ([`Shared::passed`] forgets them).
+    pending: BTreeSet<u64>,
+    /// `quit` or the end of input was read: every job is stopped.
+    ending: bool,
 }
 
 impl Shared {
+    fn jobs(&self) -> std::sync::MutexGuard<'_, Jobs> {
+        self.jobs.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
     /// Makes `control` the current job's flags. `line` is the number of the command that started
-    /// the job: if a `stop` or `quit` meant for it has already been read, the job is stopped at
-    /// once.
+    /// the job: if a `stop` meant for it, or `quit`, has already been read, the job is stopped
+    /// at once.
     pub fn publish(&self, control: &Arc<SearchControl>, line: u64) {
-        *self.current.lock().unwrap_or_else(|p| p.into_inner()) = Some(control.clone());
-        if self.stopped_job.load(SeqCst) == line {
+        let mut jobs = self.jobs();
+        jobs.current = Some((control.clone(), line));
+        if jobs.ending || jobs.pending.remove(&line) {
             control.request_stop();
         }
+    }
+
+    /// The loop has executed the job-starting command of `line` (started its job or refused
+    /// it): a `stop` pending for it or an earlier one has nothing left to reach.
+    pub fn passed(&self, line: u64) {
+        let mut jobs = self.jobs();
+        let later = jobs.pending.split_off(&(line + 1));
+        jobs.pending = later;
     }
 
     /// Forgets `control` if it is the current job's (the job has ended; a newer job, started
     /// before the old one was joined, stays current).
     pub fn retire(&self, control: &Arc<SearchControl>) {
-        let mut current = self.current.lock().unwrap_or_else(|p| p.into_inner());
-        if current.as_ref().is_some_and(|c| Arc::ptr_eq(c, control)) {
-            *current = None;
+        let mut jobs = self.jobs();
+        if jobs.current.as_ref().is_some_and(|(c, _)| Arc::ptr_eq(c, control)) {
+            jobs.current = None;
         }
     }
 
-    /// The fast path of `stop` and `quit`, meant for the job started on line `job_line`: record
-    /// it, then stop the current job.
+    /// The fast path of `stop`, meant for the job started on line `job_line` (0: none): stops
+    /// the current job if that is the one, else records the stop for the loop.
     fn stop(&self, job_line: u64) {
-        self.stopped_job.store(job_line, SeqCst);
-        if let Some(control) = &*self.current.lock().unwrap_or_else(|p| p.into_inner()) {
+        let mut jobs = self.jobs();
+        match &jobs.current {
+            Some((control, line)) if *line == job_line => control.request_stop(),
+            _ if job_line > 0 => {
+                jobs.pending.insert(job_line);
+            }
+            _ => {}
+        }
+    }
+
+    /// The fast path of `quit` and the end of input: every job, current or to come, is stopped.
+    fn stop_all(&self) {
+        let mut jobs = self.jobs();
+        jobs.ending = true;
+        if let Some((control, _)) = &jobs.current {
             control.request_stop();
         }
     }
 
-    /// The fast path of `ponderhit`: the current search stops pondering.
-    fn ponderhit(&self) {
-        if let Some(control) = &*self.current.lock().unwrap_or_else(|p| p.into_inner()) {
+    /// The fast path of `ponderhit`, meant for the job started on line `job_line`: the current
+    /// search stops pondering if it is that job (otherwise the forwarded copy acts in order).
+    fn ponderhit(&self, job_line: u64) {
+        if let Some((control, line)) = &self.jobs().current
+            && *line == job_line
+        {
             control.ponderhit();
         }
     }
@@ -114,7 +159,7 @@ pub fn read_loop(mut input: impl BufRead, shared: &Shared, sender: &Sender<Input
         flood_guard.count(read);
         if read == 0 {
             // End of input: as `quit`.
-            shared.stop(job_line);
+            shared.stop_all();
             let _ = sender.send(Input::End);
             return;
         }
@@ -137,11 +182,11 @@ pub fn read_loop(mut input: impl BufRead, shared: &Shared, sender: &Sender<Input
                 false
             }
             Ok(Command::Quit) => {
-                shared.stop(job_line);
+                shared.stop_all();
                 true
             }
             Ok(Command::PonderHit) => {
-                shared.ponderhit();
+                shared.ponderhit(job_line);
                 false
             }
             _ => false,
@@ -186,6 +231,7 @@ fn read_line(input: &mut impl BufRead, buffer: &mut Vec<u8>) -> std::io::Result<
 mod tests {
     use super::*;
     use std::io::Cursor;
+    use std::sync::atomic::Ordering::SeqCst;
     use std::sync::mpsc::channel;
 
     fn read_all(bytes: &[u8]) -> Vec<Input> {
@@ -239,13 +285,52 @@ mod tests {
         assert!(!later.stop.load(SeqCst));
     }
 
+    /// R6: two stops read before the loop starts either job each reach their own.
     #[test]
-    fn stop_targets_the_last_job_command_read() {
+    fn pending_stops_each_reach_their_own_job() {
+        let shared = Shared::default();
+        let (sender, _receiver) = channel();
+        let input = b"perft 12\nstop\ngo depth 1\nstop\nisready\n".to_vec();
+        read_loop(Cursor::new(input), &shared, &sender);
+        // The end of input came too: undo it, to look at the two stops alone.
+        shared.jobs().ending = false;
+        let perft = Arc::new(SearchControl::new());
+        shared.publish(&perft, 1);
+        assert!(perft.stop.load(SeqCst), "the perft's stop");
+        shared.passed(1);
+        let go = Arc::new(SearchControl::new());
+        shared.publish(&go, 3);
+        assert!(go.stop.load(SeqCst), "the go's stop");
+        shared.passed(3);
+        assert!(shared.jobs().pending.is_empty());
+    }
+
+    /// R16: a stop meant for a later job leaves the running one to the forwarded copy, which
+    /// acts in the order of the input; a job the loop refused leaves nothing pending.
+    #[test]
+    fn a_stop_for_a_later_job_does_not_stop_the_current_one() {
+        let shared = Shared::default();
+        let running = Arc::new(SearchControl::new());
+        shared.publish(&running, 1);
+        shared.stop(3003);
+        assert!(!running.stop.load(SeqCst));
+        shared.passed(3003);
+        assert!(shared.jobs().pending.is_empty());
+        shared.stop(1);
+        assert!(running.stop.load(SeqCst));
+    }
+
+    #[test]
+    fn quit_and_the_end_of_input_stop_every_job() {
         let shared = Shared::default();
         let (sender, _receiver) = channel();
         read_loop(Cursor::new(b"go depth 5\nisready\ngo infinite\nstop\nd\n".to_vec()), &shared, &sender);
-        // Line 3 was stopped by line 4; then end of input (a quit) also targets line 3.
-        assert_eq!(shared.stopped_job.load(SeqCst), 3);
+        assert!(shared.jobs().pending.contains(&3), "line 3 was stopped by line 4");
+        for line in [1, 3, 9] {
+            let control = Arc::new(SearchControl::new());
+            shared.publish(&control, line);
+            assert!(control.stop.load(SeqCst), "line {line}");
+        }
     }
 
     /// An input that records the reading thread's priority at each read.

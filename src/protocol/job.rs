@@ -23,6 +23,7 @@ use crate::game::{Game, Rules};
 use crate::search::{Limits, SearchControl, SearchResult, Searcher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
+use std::sync::atomic::Ordering::SeqCst;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -185,6 +186,15 @@ pub fn board_search<G: Rules>(
     // A panic in the search (a bug; impossible in release builds, which abort) drops the
     // reporter: the answerer gives the last offer, and the loop builds a fresh searcher.
     outcome.ok().map(|_| searcher)
+}
+
+/// Waits, as UCI requires of `infinite` and `ponder` ("do not exit the search in ponder mode,
+/// even if it's mate"), until the GUI ends a search that has nothing left to do: until `stop`,
+/// or, unless `infinite`, the end of pondering (`ponderhit`).
+pub fn wait_for_the_gui(control: &SearchControl, infinite: bool) {
+    while !control.stop.load(SeqCst) && (infinite || control.pondering.load(SeqCst)) {
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
 }
 
 /// The `bestmove` line for `best` and `ponder` in `pos`, checked against the rules, and the

@@ -13,8 +13,9 @@ use std::time::Duration;
 
 /// The default transposition-table size in MiB.
 pub const DEFAULT_HASH_MIB: usize = 64;
-/// The largest table the option accepts, in MiB (also limited by the memory available).
-pub const MAX_HASH_MIB: usize = 65_536;
+/// The largest table the option accepts, in MiB: the search's one maximum (the memory
+/// available is checked when the table is made, see [`crate::search::hash_size`]).
+pub use crate::search::MAX_HASH_MIB;
 /// The most search threads the option accepts.
 pub const MAX_THREADS: usize = 256;
 /// The default move overhead in milliseconds: the longest delay measured between the budget's
@@ -149,9 +150,9 @@ impl Options {
         let value = value.map(str::trim);
         match key.as_str() {
             "hash" => {
-                let mib = spin("Hash", value, 1, MAX_HASH_MIB as u64)? as usize;
-                check_memory(mib)?;
-                Ok(Change::Hash(mib))
+                // In range here; whether the memory is there is the session's to check, against
+                // the table it would replace.
+                Ok(Change::Hash(spin("Hash", value, 1, MAX_HASH_MIB as u64)? as usize))
             }
             "threads" => Ok(Change::Threads(spin("Threads", value, 1, MAX_THREADS as u64)? as usize)),
             "moveoverhead" => Ok(Change::MoveOverhead(Duration::from_millis(spin(
@@ -237,25 +238,6 @@ fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, Stri
         }
         Err(_) => Err(format!("{name}: value {} is not a whole number from {min} to {max}", quote(text))),
     }
-}
-
-/// Refuses a table larger than the memory the system has available (Linux `/proc/meminfo`;
-/// elsewhere no check): filling it would get the engine killed, not merely slow it down.
-fn check_memory(mib: usize) -> Result<(), String> {
-    match available_memory_mib() {
-        Some(available) if mib > available => Err(format!(
-            "Hash: {mib} MiB is more than the memory available ({available} MiB); choose a smaller table"
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// `MemAvailable` of `/proc/meminfo` in MiB, if the system has it.
-fn available_memory_mib() -> Option<usize> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: usize = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024)
 }
 
 #[cfg(test)]

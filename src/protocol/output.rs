@@ -10,7 +10,7 @@
 //! [`Output::is_closed`], ends quietly. (`println!` would panic instead, which is why the
 //! protocol never uses it.)
 
-use crate::game::{Rules, rules};
+use crate::game::Rules;
 use crate::search::{Score, SearchInfo};
 use std::fmt::Display;
 use std::io::Write;
@@ -120,16 +120,16 @@ pub fn bestmove_line<M: Display>(best: Option<M>, ponder: Option<M>) -> String {
     }
 }
 
-/// The board for `d`: the game's diagram, then the FEN, the side to move (or the result) and
-/// the legal moves, sorted.
-pub fn board_lines<G: Rules>(pos: &G) -> Vec<String> {
+/// The board for `d`: the game's diagram, then the FEN, the side to move `side` (or how the
+/// game ended, `ending`) and the legal moves `moves`, sorted (see `played.rs`, which decides
+/// them: a drawn game has none).
+pub fn board_lines<G: Rules>(pos: &G, ending: Option<String>, side: &str, moves: &[String]) -> Vec<String> {
     let mut lines = pos.diagram();
     lines.push(format!("Fen: {}", pos.fen()));
-    match pos.ending() {
+    match ending {
         Some(result) => lines.push(format!("Game over: {result}")),
-        None => lines.push(format!("Side to move: {}", rules::player_name::<G>(pos.to_move()))),
+        None => lines.push(format!("Side to move: {side}")),
     }
-    let moves = rules::sorted_move_texts(pos);
     lines.push(format!("Legal moves ({}): {}", moves.len(), moves.join(" ")));
     lines
 }
@@ -198,7 +198,8 @@ mod tests {
     #[test]
     fn the_board_of_the_start_position() {
         use crate::impasse::Position;
-        let lines = board_lines(&Position::startpos());
+        let pos = Position::startpos();
+        let lines = board_lines(&pos, None, "white", &crate::game::rules::sorted_move_texts(&pos));
         assert_eq!(lines[1], " 8 |   W   b   W   b |");
         assert_eq!(lines[8], " 1 | w   B   w   B   |");
         assert_eq!(lines[11], format!("Fen: {}", crate::impasse::START_FEN));

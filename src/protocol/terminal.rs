@@ -1,16 +1,17 @@
 //! The extensions for people at a terminal: `perft N` and `bench [D]` (`d` is
 //! [`super::output::board_lines`]).
 //!
-//! Both run on the engine loop's thread but can be interrupted: they poll the `stop` flag of
+//! Both run on the engine loop's thread, in the board games and the dice games alike, but can
+//! be interrupted: they poll the `stop` flag of
 //! their [`SearchControl`], which the input thread raises on `stop`, `quit` or end of input, so
 //! that a `perft 20` typed by mistake never makes the engine deaf. They reuse the tools of
 //! `steere perft` and `steere bench` and print the same lines, so the protocol's `bench` gives
 //! the same search signature (total node count) as the command line.
 
 use super::output::Output;
-use crate::game::Rules;
+use crate::game::{ChanceRules, Rules};
 use crate::search::SearchControl;
-use crate::tools::{bench, perft};
+use crate::tools::{bench, dice, perft};
 use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
@@ -22,23 +23,42 @@ const UNINTERRUPTED_PERFT_DEPTH: u32 = 4;
 /// `perft N`: one `MOVE COUNT` line per legal move (sorted by move text), then
 /// `nodes N time MS nps X`. Returns `None` if stopped.
 pub fn perft_lines<G: Rules>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<Vec<String>> {
-    let start = Instant::now();
-    let mut lines = Vec::new();
-    let mut total = 0;
-    if depth == 0 {
-        total = 1;
-    } else {
-        let mut rows: Vec<(String, u64)> = Vec::new();
+    perft_report(depth, || {
+        let mut rows = Vec::new();
         for &mv in pos.legal_moves().as_ref() {
-            let count = stoppable_perft(&pos.make_move(mv), depth - 1, stop)?;
-            rows.push((mv.to_string(), count));
+            rows.push((mv.to_string(), stoppable_perft(&pos.make_move(mv), depth - 1, stop)?));
         }
         rows.sort();
-        for (mv, count) in rows {
-            total += count;
-            lines.push(format!("{mv} {count}"));
+        Some(rows)
+    })
+}
+
+/// `perft N` in a dice game: one `EVENT COUNT` line per legal event (in the rules' order, as
+/// `steere divide`), then `nodes N time MS nps X`. Returns `None` if stopped.
+pub fn dice_perft_lines<G: ChanceRules>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<Vec<String>> {
+    perft_report(depth, || {
+        let mut rows = Vec::new();
+        for event in pos.legal_events() {
+            rows.push((event.to_string(), dice::stoppable_perft(&pos.play(event), depth - 1, stop)?));
         }
-    }
+        Some(rows)
+    })
+}
+
+/// The lines of a perft of `depth` whose rows (a move and its count) `rows` computes (`None`:
+/// stopped): the rows, then the summary. At depth 0 there are no rows and the count is 1 (the
+/// empty sequence), in every game.
+fn perft_report(depth: u32, rows: impl FnOnce() -> Option<Vec<(String, u64)>>) -> Option<Vec<String>> {
+    let start = Instant::now();
+    let (rows, total) = match depth {
+        0 => (Vec::new(), 1),
+        _ => {
+            let rows = rows()?;
+            let total = rows.iter().map(|(_, count)| count).sum();
+            (rows, total)
+        }
+    };
+    let mut lines: Vec<String> = rows.into_iter().map(|(mv, count)| format!("{mv} {count}")).collect();
     lines.push(perft::summary_line(total, start.elapsed()));
     Some(lines)
 }
@@ -95,5 +115,20 @@ mod tests {
     fn a_stopped_perft_gives_up() {
         let stop = AtomicBool::new(true);
         assert_eq!(perft_lines(&Position::startpos(), 9, &stop), None);
+        assert_eq!(dice_perft_lines(&crate::cantstop::Position::start(2), 12, &stop), None);
+    }
+
+    /// R15: perft 0 is 1 in a dice game too; deeper, the rows add up to the command line's count.
+    #[test]
+    fn a_dice_perft_counts_as_the_command_line() {
+        let stop = AtomicBool::new(false);
+        let start = crate::cantstop::Position::start(2);
+        let lines = dice_perft_lines(&start, 0, &stop).unwrap();
+        assert_eq!(lines.len(), 1);
+        assert!(lines[0].starts_with("nodes 1 "), "{lines:?}");
+        let lines = dice_perft_lines(&start, 6, &stop).unwrap();
+        let total = dice::perft(&start, 6);
+        assert!(lines.last().unwrap().starts_with(&format!("nodes {total} ")), "{lines:?}");
+        assert_eq!(lines.len(), start.legal_events().len() + 1);
     }
 }

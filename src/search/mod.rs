@@ -19,6 +19,7 @@
 //! The search knows games only through the [`Game`] trait, contains no rule of any game, and
 //! never prints: progress goes to the `on_info` callback.
 
+pub mod hash_size;
 mod negamax;
 mod ordering;
 mod threads;
@@ -26,6 +27,7 @@ pub mod time;
 pub mod tt;
 
 use crate::game::Game;
+pub use hash_size::MAX_HASH_MIB;
 use std::fmt;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
@@ -359,9 +361,39 @@ impl<G: Game> Searcher<G> {
         searcher
     }
 
-    /// Resizes the transposition table to `mib` MiB (its contents are lost).
+    /// A searcher as [`Searcher::new`] if a `hash_mib` MiB table is accepted and can be had
+    /// ([`hash_size::check`]), else the one-line reason.
+    pub fn try_new(hash_mib: usize, threads: usize) -> Result<Searcher<G>, String> {
+        let tt = TranspositionTable::try_new(hash_mib, 0)?;
+        let mut searcher = Searcher::new(0, threads);
+        searcher.tt = tt;
+        Ok(searcher)
+    }
+
+    /// Resizes the transposition table to `mib` MiB (its contents are lost). For the engine's
+    /// own sizes; a size from the user goes through [`Searcher::try_set_hash`].
     pub fn set_hash(&mut self, mib: usize) {
         self.tt = TranspositionTable::new(mib);
+    }
+
+    /// Resizes the transposition table to `mib` MiB if that size is accepted and can be had
+    /// (the current table's memory counted as given back: it is freed first); otherwise the
+    /// one-line reason, and a table of the size as before (emptied).
+    pub fn try_set_hash(&mut self, mib: usize) -> Result<(), String> {
+        let before = self.tt.size_mib();
+        hash_size::check(mib, before)?;
+        self.tt = TranspositionTable::new(0);
+        match TranspositionTable::try_new(mib, before) {
+            Ok(tt) => {
+                self.tt = tt;
+                Ok(())
+            }
+            Err(e) => {
+                self.tt = TranspositionTable::try_new(before, before)
+                    .unwrap_or_else(|_| TranspositionTable::new(0));
+                Err(e)
+            }
+        }
     }
 
     /// Sets the number of search threads (at least one).

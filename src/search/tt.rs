@@ -129,6 +129,11 @@ fn unpack(data: u64) -> TtEntry {
     }
 }
 
+/// The number of buckets of a table of `mib` MiB (at least one).
+fn bucket_count(mib: usize) -> usize {
+    (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1)
+}
+
 /// The transposition table shared by all search threads.
 pub struct TranspositionTable {
     buckets: Box<[Bucket]>,
@@ -137,11 +142,27 @@ pub struct TranspositionTable {
 }
 
 impl TranspositionTable {
-    /// A table of (about) `mib` MiB, at least one bucket, all entries empty.
+    /// A table of (about) `mib` MiB, at least one bucket, all entries empty. For the engine's
+    /// own small sizes; a size from the user goes through [`TranspositionTable::try_new`].
     pub fn new(mib: usize) -> TranspositionTable {
-        let count = (mib.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let buckets = std::iter::repeat_with(Bucket::default).take(count).collect();
+        let buckets = std::iter::repeat_with(Bucket::default).take(bucket_count(mib)).collect();
         TranspositionTable { buckets, age: 0 }
+    }
+
+    /// A table of (about) `mib` MiB if the size is accepted ([`super::hash_size::check`], with
+    /// `freed_mib` MiB given back first) and the memory can be had, else the one-line reason.
+    pub fn try_new(mib: usize, freed_mib: usize) -> Result<TranspositionTable, String> {
+        super::hash_size::check(mib, freed_mib)?;
+        let count = bucket_count(mib);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(count).map_err(|e| format!("cannot allocate {mib} MiB: {e}"))?;
+        buckets.extend(std::iter::repeat_with(Bucket::default).take(count));
+        Ok(TranspositionTable { buckets: buckets.into_boxed_slice(), age: 0 })
+    }
+
+    /// The size in whole MiB (what a [`TranspositionTable::try_new`] replacing it gets back).
+    pub fn size_mib(&self) -> usize {
+        self.size_bytes() >> 20
     }
 
     /// The size in bytes.
@@ -258,6 +279,13 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_size_is_checked_before_it_is_allocated() {
+        assert_eq!(TranspositionTable::try_new(2, 0).unwrap().size_mib(), 2);
+        let error = TranspositionTable::try_new(super::super::hash_size::MAX_HASH_MIB + 1, 0).err().unwrap();
+        assert!(error.contains("out of range"), "{error}");
+    }
 
     #[test]
     fn store_then_probe_round_trips() {

@@ -32,19 +32,17 @@ pub fn bestmove_line<M: Display>(result: &SearchResult<M>) -> String {
     }
 }
 
-/// Searches `pos` within `limits` on `threads` threads with a `hash_mib` MiB table, passing
-/// every output line to `out` as it comes.
+/// Searches `pos` within `limits` with `searcher` (made by the caller with the table and threads
+/// asked for: [`Searcher::try_new`]), passing every output line to `out` as it comes.
 pub fn analyse<G: Rules>(
     pos: &G,
     limits: &Limits,
-    threads: usize,
-    hash_mib: usize,
+    searcher: &mut Searcher<G>,
     out: &mut dyn FnMut(&str),
 ) -> SearchResult<G::Move> {
     if let Some(result) = pos.ending() {
         out(&format!("game over: {result}"));
     }
-    let mut searcher = Searcher::<G>::new(hash_mib, threads);
     let control = SearchControl::new();
     let result = searcher.search(pos, limits, &control, &mut |info| out(&info_line(info)));
     out(&bestmove_line(&result));

@@ -33,8 +33,9 @@ pub struct BenchLine<M> {
 pub type EachLine<'a, M> = &'a mut dyn FnMut(usize, usize, &BenchLine<M>);
 
 /// Searches every bench position of `variant` to `depth` with `threads` threads and a
-/// `hash_mib` MiB table, cleared before each position; calls `each` after each position (and
-/// stops early when it returns false). Returns the lines of the positions searched.
+/// `hash_mib` MiB table (a size of the engine's own: a size from the user is allocated with
+/// [`Searcher::try_new`] and given to [`bench_with`]), cleared before each position; calls
+/// `each` after each position. Returns the lines of the positions searched.
 pub fn bench<G: Rules>(
     variant: Variant<G>,
     depth: u32,
@@ -43,8 +44,18 @@ pub fn bench<G: Rules>(
     control: &SearchControl,
     each: EachLine<'_, G::Move>,
 ) -> Vec<BenchLine<G::Move>> {
+    bench_with(variant, depth, &mut Searcher::<G>::new(hash_mib, threads), control, each)
+}
+
+/// [`bench`] with `searcher` (its table cleared before each position).
+pub fn bench_with<G: Rules>(
+    variant: Variant<G>,
+    depth: u32,
+    searcher: &mut Searcher<G>,
+    control: &SearchControl,
+    each: EachLine<'_, G::Move>,
+) -> Vec<BenchLine<G::Move>> {
     let positions = variant.bench_positions();
-    let mut searcher = Searcher::<G>::new(hash_mib, threads);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     let mut lines = Vec::new();
     for (i, pos) in positions.iter().enumerate() {

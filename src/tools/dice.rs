@@ -6,7 +6,7 @@ use crate::chance::{ChanceSearch, Iteration, Limits};
 use crate::game::{ChanceRules, Node};
 use crate::tools::rng::SplitMix64;
 use crate::variants::ChanceVariant;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 /// The number of event sequences of length `depth` (a roll phase counts each distinct roll
@@ -20,6 +20,25 @@ pub fn perft<G: ChanceRules>(pos: &G, depth: u32) -> u64 {
         return events.len() as u64;
     }
     events.iter().map(|&e| perft(&pos.play(e), depth - 1)).sum()
+}
+
+/// Below this depth a dice perft is counted in one go (a few milliseconds: 126 rolls a roll
+/// phase); above it, [`stoppable_perft`] polls its stop flag between subtrees.
+const UNINTERRUPTED_PERFT_DEPTH: u32 = 3;
+
+/// [`perft`] that gives up (`None`) once `stop` is raised (the protocol's `perft`).
+pub fn stoppable_perft<G: ChanceRules>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Relaxed) {
+        return None;
+    }
+    if depth <= UNINTERRUPTED_PERFT_DEPTH {
+        return Some(perft(pos, depth));
+    }
+    let mut total = 0;
+    for event in pos.legal_events() {
+        total += stoppable_perft(&pos.play(event), depth - 1, stop)?;
+    }
+    Some(total)
 }
 
 /// Perft below each legal event, in the rules' order.

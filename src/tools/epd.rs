@@ -29,8 +29,8 @@
 //!
 //! **Variants.** A file is Impasse unless it says otherwise: a comment line `# variant: NAME`
 //! switches the game of the lines that follow it, and a `variant NAME` operation sets the game
-//! of its own line. [`sections`] splits a file into runs of lines of one game, without parsing
-//! the positions; [`parse_line`] then reads a line with the rules of its game.
+//! of its own line. [`super::epd_file::sections`] splits a file into runs of lines of one game,
+//! without parsing the positions; [`parse_line`] then reads a line with the rules of its game.
 //!
 //! Moves are in the game's notation and are read in the context of the position, so an
 //! illegal move is an error. Strings are written in double quotes (a quoted string may hold
@@ -44,8 +44,9 @@
 //! which the caller ([`parse_text`]) adds.
 
 use crate::game::Rules;
+use crate::quote::{move_error_text, quote};
 use crate::search::Score;
-use crate::variants::{self, Variant, VariantInfo};
+use crate::variants::Variant;
 use std::fmt;
 
 /// The largest N accepted in `win N` / `loss N` (a game lasts at most about 1,740 plies).
@@ -169,8 +170,8 @@ pub fn parse_line<G: Rules>(variant: Variant<G>, line: &str) -> Result<Option<Ep
         let (field, after) = split_word(rest.trim_start(), |c| c.is_whitespace() || (last && c == ';'));
         if field.is_empty() {
             return Err(format!(
-                "'{}' is not a FEN of {}: expected {} fields",
-                fields.join(" "),
+                "{} is not a FEN of {}: expected {} fields",
+                quote(&fields.join(" ")),
                 variant.name(),
                 G::FEN_FIELDS
             ));
@@ -200,72 +201,6 @@ pub fn parse_text<G: Rules>(variant: Variant<G>, text: &str) -> Vec<(usize, Resu
         .collect()
 }
 
-/// A run of consecutive position lines of one game.
-#[derive(Clone, Debug)]
-pub struct Section<'a> {
-    /// The game of the lines.
-    pub variant: &'static VariantInfo,
-    /// The lines: their 1-based numbers and text.
-    pub lines: Vec<(usize, &'a str)>,
-}
-
-/// Splits `text` into runs of position lines of one game (see the module docs), the first
-/// game being `default`, in file order. A line whose game cannot be told (an unknown name) is
-/// returned apart, with its number and the reason, for the caller to report as malformed.
-pub fn sections<'a>(
-    text: &'a str,
-    default: &'static VariantInfo,
-) -> (Vec<Section<'a>>, Vec<(usize, String)>) {
-    let (mut sections, mut malformed) = (Vec::<Section>::new(), Vec::new());
-    let mut current = default;
-    for (i, line) in text.lines().enumerate() {
-        let number = i + 1;
-        let trimmed = line.trim();
-        if let Some(comment) = trimmed.strip_prefix('#') {
-            if let Some(name) = comment.trim().strip_prefix("variant:") {
-                match variants::find(name) {
-                    Ok(info) => current = info,
-                    Err(e) => malformed.push((number, e)),
-                }
-            }
-            continue;
-        }
-        if trimmed.is_empty() {
-            continue;
-        }
-        let variant = match line_variant(trimmed) {
-            None => current,
-            Some(name) => match variants::find(name) {
-                Ok(info) => info,
-                Err(e) => {
-                    malformed.push((number, format!("variant: {e}")));
-                    continue;
-                }
-            },
-        };
-        match sections.last_mut() {
-            Some(section) if std::ptr::eq(section.variant, variant) => section.lines.push((number, line)),
-            _ => sections.push(Section { variant, lines: vec![(number, line)] }),
-        }
-    }
-    (sections, malformed)
-}
-
-/// The operand of a line's `variant` operation, if it has one: the word after the first
-/// unquoted word `variant` past the first field (no FEN field is spelt `variant`).
-fn line_variant(line: &str) -> Option<&str> {
-    let mut words = Vec::new();
-    let mut quoted = false;
-    for part in line.split('"') {
-        if !quoted {
-            words.extend(part.split(|c: char| c.is_whitespace() || c == ';').filter(|w| !w.is_empty()));
-        }
-        quoted = !quoted;
-    }
-    let at = words.iter().skip(1).position(|w| *w == "variant")? + 1;
-    words.get(at + 1).copied()
-}
-
 /// Splits `text` at the first character matching `end`: the word before it and the rest.
 fn split_word(text: &str, end: impl Fn(char) -> bool) -> (&str, &str) {
     match text.char_indices().find(|&(_, c)| end(c)) {
@@ -289,7 +224,10 @@ fn split_operations(text: &str) -> Result<Vec<Operation>, String> {
         let mut it = std::mem::take(tokens).into_iter();
         if let Some((opcode, quoted)) = it.next() {
             if quoted {
-                return Err(format!("an operation starts with the string \"{opcode}\"; expected an opcode"));
+                return Err(format!(
+                    "an operation starts with the string {}; expected an opcode",
+                    quote(&opcode)
+                ));
             }
             ops.push(Operation { opcode, operands: it.collect() });
         }
@@ -304,7 +242,9 @@ fn split_operations(text: &str) -> Result<Vec<Operation>, String> {
                 match chars.next() {
                     Some('"') => break,
                     Some(c) => s.push(c),
-                    None => return Err(format!("unterminated string \"{s}: a closing '\"' is missing")),
+                    None => {
+                        return Err(format!("unterminated string {}: a closing '\"' is missing", quote(&s)));
+                    }
                 }
             }
             tokens.push((s, true));
@@ -351,9 +291,15 @@ fn apply_operation<G: Rules>(
             let mut moves = Vec::with_capacity(op.operands.len());
             for (text, quoted) in &op.operands {
                 if *quoted {
-                    return Err(format!("{code}: \"{text}\" is a string; moves are written without quotes"));
+                    return Err(format!(
+                        "{code}: {} is a string; moves are written without quotes",
+                        quote(text)
+                    ));
                 }
-                let mv = entry.position.parse_move_text(text).map_err(|e| format!("{code}: {e}"))?;
+                let mv = entry
+                    .position
+                    .parse_move_text(text)
+                    .map_err(|e| format!("{code}: {}", move_error_text(&e)))?;
                 if !moves.contains(&mv) {
                     moves.push(mv);
                 }
@@ -375,7 +321,7 @@ fn apply_operation<G: Rules>(
             }
             let text = single()?;
             let n: u32 = text.parse().ok().filter(|&n| n <= MAX_MOVES_TO_END).ok_or_else(|| {
-                format!("{code}: '{text}' is not a number of moves (0 to {MAX_MOVES_TO_END})")
+                format!("{code}: {} is not a number of moves (0 to {MAX_MOVES_TO_END})", quote(&text))
             })?;
             entry.value = Some(if code == "win" { Expectation::Win(n) } else { Expectation::Loss(n) });
         }
@@ -383,7 +329,7 @@ fn apply_operation<G: Rules>(
             // The line's game was chosen from this operation (see `sections`); it must agree.
             let name = single()?;
             if !name.eq_ignore_ascii_case(variant.name()) {
-                return Err(format!("variant {name}: this line is read as {}", variant.name()));
+                return Err(format!("variant {}: this line is read as {}", quote(&name), variant.name()));
             }
         }
         "id" => {
@@ -401,7 +347,8 @@ fn apply_operation<G: Rules>(
             }
             None => {
                 return Err(format!(
-                    "unknown opcode '{code}' (known: bm, am, win, loss, draw, id, variant, c0 to c9)"
+                    "unknown opcode {} (known: bm, am, win, loss, draw, id, variant, c0 to c9)",
+                    quote(code)
                 ));
             }
         },
@@ -451,6 +398,7 @@ fn check_consistency<G: Rules>(entry: &EpdEntry<G>) -> Result<(), String> {
 mod tests {
     use super::*;
     use crate::impasse::{Move, Position};
+    use crate::variants;
     use proptest::prelude::*;
 
     const FEN: &str = "8/8/5b2/8/8/8/3w4/B7 w";
@@ -571,17 +519,7 @@ mod tests {
     }
 
     #[test]
-    fn sections_follow_headers_and_variant_operations() {
-        let text = "8/8/8/8/8/8/8/w7 w\n# variant: dipole\n8/8 w; id x\n8/8 w variant dipole10\n\
-                    8/8 w id \"variant chess\"\n# variant: chess\n8/8 w; variant go\n";
-        let (sections, malformed) = sections(text, variants::find("impasse").unwrap());
-        let shape: Vec<(&str, Vec<usize>)> =
-            sections.iter().map(|s| (s.variant.name, s.lines.iter().map(|l| l.0).collect())).collect();
-        assert_eq!(
-            shape,
-            [("impasse", vec![1]), ("dipole", vec![3]), ("dipole10", vec![4]), ("dipole", vec![5])]
-        );
-        assert_eq!(malformed.iter().map(|m| m.0).collect::<Vec<_>>(), [6, 7]);
+    fn a_variant_operation_must_agree_with_the_line_s_game() {
         let dipole = Variant::<crate::dipole::Position> {
             info: variants::find("dipole").unwrap(),
             setup: crate::dipole::Variant::Dipole,

@@ -5,6 +5,7 @@ pub mod bench;
 pub mod book;
 pub mod dice;
 pub mod epd;
+pub mod epd_file;
 pub mod matches;
 pub mod perft;
 pub mod rng;

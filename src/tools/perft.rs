@@ -6,6 +6,22 @@ use crate::game::Rules;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
 
+/// The deepest perft and divide the command line and the protocol accept, in plies (in a dice
+/// game, in events). Perft recurses once per ply on the caller's stack, and a game may go on
+/// for thousands of plies (HexDame's kings, Can't Stop's rolls), so an unbounded depth would
+/// overflow the stack; at 64 it stays small, and a perft that deep never ends anyway (Impasse
+/// perft 12 takes hours). Documented in docs/protocol.md, "Limits".
+pub const MAX_PERFT_DEPTH: u32 = 64;
+
+/// `depth` if a perft that deep is accepted ([`MAX_PERFT_DEPTH`]), else the one-line reason.
+pub fn check_depth(depth: u32) -> Result<u32, String> {
+    if depth <= MAX_PERFT_DEPTH {
+        Ok(depth)
+    } else {
+        Err(format!("depth {depth} is too deep: at most {MAX_PERFT_DEPTH}"))
+    }
+}
+
 /// The number of move sequences of length `depth` from `pos` (1 at depth 0).
 pub fn perft<G: Rules>(pos: &G, depth: u32) -> u64 {
     match depth {
@@ -55,4 +71,16 @@ pub fn timed_perft<G: Rules>(pos: &G, depth: u32, threads: usize) -> Result<(u64
         pool.install(|| perft_parallel(pos, depth))
     };
     Ok((nodes, start.elapsed()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depths_up_to_the_maximum_are_accepted() {
+        assert_eq!(check_depth(0), Ok(0));
+        assert_eq!(check_depth(MAX_PERFT_DEPTH), Ok(MAX_PERFT_DEPTH));
+        assert_eq!(check_depth(3000), Err("depth 3000 is too deep: at most 64".to_string()));
+    }
 }

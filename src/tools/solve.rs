@@ -53,8 +53,10 @@
 //! next position in file order; results are buffered and printed in file order, so the output
 //! does not depend on J (times aside). A progress line is drawn on stderr when it is a terminal.
 
-use super::epd::{self, EpdEntry, Expectation, Section};
+use super::epd::{self, EpdEntry, Expectation};
+use super::epd_file::{self, Section};
 use crate::game::Rules;
+use crate::quote::shorten;
 use crate::search::{Limits, Score, SearchControl, SearchParams, Searcher};
 use crate::variants::{self, Job, Variant};
 use std::collections::BTreeMap;
@@ -96,7 +98,7 @@ pub struct SolveArgs {
     #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub jobs: u32,
     /// Size of each searcher's transposition (hash) table in MiB.
-    #[arg(long = "hash", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    #[arg(long = "hash", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=crate::search::MAX_HASH_MIB as i64))]
     pub hash: u32,
 }
 
@@ -272,10 +274,10 @@ pub fn result_line<G: Rules>(
 /// when a position fails.
 pub fn run(args: &SolveArgs) -> Result<(), String> {
     let path = args.file.display().to_string();
-    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{path}: {e}"))?;
+    let text = epd_file::read(&args.file).map_err(|e| format!("{path}: {e}"))?;
     let default = variants::find(args.variant.as_deref().unwrap_or(variants::DEFAULT_VARIANT))
         .map_err(|e| format!("--variant: {e}"))?;
-    let (sections, unknown) = epd::sections(&text, default);
+    let (sections, unknown) = epd_file::sections(&text, default);
     let lines = sections.iter().map(|s| s.lines.len()).sum();
     let mut totals = Totals {
         path,
@@ -327,10 +329,11 @@ struct Totals {
 }
 
 impl Totals {
-    /// Reports a malformed line on stderr as `FILE:LINE: message`.
+    /// Reports a malformed line on stderr as `FILE:LINE: message` (the message cut short if
+    /// some rule quoted much of the line: one short line per malformed line, whatever it held).
     fn malformed_line(&mut self, line: usize, message: &str) {
         self.progress.clear();
-        eprintln!("{}:{line}: {message}", self.path);
+        eprintln!("{}:{line}: {}", self.path, shorten(message, MAX_MESSAGE_CHARS));
         self.malformed += 1;
         self.progress.total = self.progress.total.saturating_sub(1);
     }
@@ -379,6 +382,9 @@ impl Job for SolveSection<'_, '_> {
     }
 }
 
+/// The most characters of a malformed line's message printed.
+const MAX_MESSAGE_CHARS: usize = 240;
+
 /// "s" unless `n` is 1.
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
@@ -392,6 +398,13 @@ fn solve_all<G: Rules>(
     report: &mut dyn FnMut(usize, &Solution<G::Move>),
 ) -> Result<(), String> {
     let jobs = (args.jobs as usize).clamp(1, positions.len().max(1));
+    // Each worker's table, made here one after the other, so that each is checked against the
+    // memory the ones before it have left (and a size that cannot be had is an error, not an
+    // abort).
+    let searchers = (0..jobs)
+        .map(|_| Searcher::<G>::try_new(args.hash as usize, args.threads as usize))
+        .collect::<Result<Vec<_>, String>>()
+        .map_err(|e| format!("--hash: {e}"))?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(jobs)
         .stack_size(WORKER_STACK)
@@ -405,10 +418,9 @@ fn solve_all<G: Rules>(
     std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.scope(|workers| {
-                for _ in 0..jobs {
+                for mut searcher in searchers {
                     let (sender, next) = (sender.clone(), &next);
                     workers.spawn(move |_| {
-                        let mut searcher = Searcher::<G>::new(args.hash as usize, args.threads as usize);
                         loop {
                             let i = next.fetch_add(1, Relaxed);
                             let Some((pos, settings)) = positions.get(i) else { break };
