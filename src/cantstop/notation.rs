@@ -49,27 +49,10 @@ impl fmt::Display for EventError {
 
 impl std::error::Error for EventError {}
 
-/// The most characters of a text that a message repeats.
-const QUOTED_CHARS: usize = 40;
-
-/// A text of the input as a message repeats it: in quotes, at most [`QUOTED_CHARS`] characters
-/// (then `...`), control characters escaped, so that a 1 MB token never makes a 1 MB message
-/// (the protocol's and the tools' rule too).
+/// A text of the input as a message repeats it (the crate's one quoting rule): at most 40
+/// characters, control characters escaped, so that a 1 MB token never makes a 1 MB message.
 fn quoted(text: &str) -> String {
-    let mut out = String::from("'");
-    for (i, c) in text.chars().enumerate() {
-        if i == QUOTED_CHARS {
-            out.push_str("...");
-            break;
-        }
-        if c.is_control() {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out.push('\'');
-    out
+    crate::quote::quote(text)
 }
 
 /// The character of a marker on `space` (0 to 13): `0`-`9`, then `a`-`d`.
