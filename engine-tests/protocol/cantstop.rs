@@ -146,6 +146,48 @@ fn players_sets_the_start_and_errors_leave_the_position() {
     engine.finish();
 }
 
+/// Found by the protocol fuzz: an answer known without a search (a roll is next, the game is
+/// over, a fixed strategy decides) still waits for `stop` or `ponderhit` under `go infinite` and
+/// `go ponder`, as UCI asks, and is then given once.
+#[test]
+fn answers_known_at_once_still_wait_for_stop_under_infinite_and_ponder() {
+    let _guard = shared();
+    let mut engine = cantstop_engine();
+    let cases = [
+        ("", "position startpos", "go infinite", "stop", "bestmove (none)"),
+        (
+            "",
+            "position fen p3 30000500003/00000500000/00000000000 7:13 1 s moves stop",
+            "go infinite",
+            "stop",
+            "bestmove (none)",
+        ),
+        (
+            "setoption name Strategy value rule28",
+            "position fen p2 00000000000/00000000000 3:1,4:1,12:1 1 s",
+            "go ponder depth 1",
+            "ponderhit",
+            "",
+        ),
+    ];
+    for (setup, position, go, release, expected) in cases {
+        if !setup.is_empty() {
+            engine.send(setup);
+        }
+        engine.send(position);
+        engine.send(go);
+        engine.none_within(std::time::Duration::from_millis(300), "bestmove before stop", |l| {
+            l.starts_with("bestmove")
+        });
+        engine.send(release);
+        let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
+        let answer = lines.last().unwrap();
+        assert!(expected.is_empty() || answer == expected, "{go}: {answer}");
+        engine.sync_quiet();
+    }
+    engine.finish();
+}
+
 /// The search runs beside the loop: `isready` is answered during it, `go infinite` and
 /// `go ponder` wait for `stop` or `ponderhit` even when the turn is solved, and pipelined
 /// `go`/`stop` pairs get exactly one legal `bestmove` each.

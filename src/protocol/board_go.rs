@@ -37,7 +37,7 @@ impl<G: Rules> BoardSession<G> {
         // The answerer starts first, before the previous search's threads are joined (which on
         // a busy machine may wait for a processor): the deadline holds from here whatever happens.
         let spare = self.spare.get_or_insert_with(|| Searcher::new(FALLBACK_HASH_MIB, 1));
-        let fallback_best = fallback_move(spare, &pos, self.game.hashes_before());
+        let fallback_best = fallback_move(spare, &pos, self.game.hashes_before(), &limits.search_moves);
         let fallback = bestmove_text(&pos, fallback_best, None, style).0;
         let deadline = Deadline { start: read_at, hard: time::budget(&limits).hard };
         let Some(answerer) = self.answerer(&control, deadline, fallback) else { return };

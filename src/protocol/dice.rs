@@ -165,25 +165,22 @@ impl<G: ChanceRules> DiceSession<G> {
                 self.common.out.info_string(
                     "no decision: the next event is a roll of the dice, which no player chooses",
                 );
-                self.common.out.line("bestmove (none)");
-                return;
+                return self.answer_when_released(line, params, "bestmove (none)".to_string());
             }
             Node::Over => {
                 let winner = self.position.winner().map_or(0, |w| w + 1);
                 self.common.out.info_string(&format!("game over: player {winner} won"));
-                self.common.out.line("bestmove (none)");
-                return;
+                return self.answer_when_released(line, params, "bestmove (none)".to_string());
             }
         }
         let strategy = self.common.options.strategy;
         let seed = self.common.options.seed;
         if strategy != SEARCH {
-            // A fixed player decides at once: no thread, no deadline to keep.
+            // A fixed player decides at once: no search, no deadline to keep.
             let never = std::sync::atomic::AtomicBool::new(false);
             let decision = decide(&self.position, strategy, seed, Limits::default(), &never, &mut |_| {});
             let event = decision.map_or("(none)".to_string(), |d| d.event.to_string());
-            self.common.out.line(&format!("bestmove {event}"));
-            return;
+            return self.answer_when_released(line, params, format!("bestmove {event}"));
         }
         let budget = self.budget(params);
         let ponder = params.ponder;
@@ -219,6 +216,39 @@ impl<G: ChanceRules> DiceSession<G> {
         let job_control = control.clone();
         let (job, started) = Job::start(control, answerer, move |reporter| {
             dice_search(&pos, limits, &job_control, infinite, &reporter);
+        });
+        if let Err(e) = started {
+            self.common.out.info_string(&format!("error: cannot start the search thread: {e}"));
+        }
+        self.job = Some(job);
+    }
+
+    /// Gives `answer`, known without a search: at once, or, under `go infinite` or `go ponder`,
+    /// once the GUI sends `stop` or `ponderhit` (UCI: the engine must not answer before), on
+    /// a job like a search's, so that the loop serves commands meanwhile.
+    fn answer_when_released(&mut self, line: u64, params: &GoParams, answer: String) {
+        if !params.infinite && !params.ponder {
+            return self.common.out.line(&answer);
+        }
+        let control = Arc::new(SearchControl::new());
+        control.pondering.store(params.ponder, SeqCst);
+        let deadline = Deadline { start: Instant::now(), hard: None };
+        let out = self.common.out.clone();
+        let answerer =
+            match Answerer::start(control.clone(), out, deadline, answer.clone(), self.common.debug) {
+                Ok(answerer) => answerer,
+                Err(e) => {
+                    self.common.out.info_string(&format!("error: cannot start the answerer thread: {e}"));
+                    return self.common.out.line(&answer);
+                }
+            };
+        crate::realtime::release();
+        self.common.shared.publish(&control, line);
+        self.join_job();
+        let (job_control, infinite) = (control.clone(), params.infinite);
+        let (job, started) = Job::start(control, answerer, move |reporter| {
+            super::job::wait_for_the_gui(&job_control, infinite);
+            reporter.done(answer, Vec::new());
         });
         if let Err(e) = started {
             self.common.out.info_string(&format!("error: cannot start the search thread: {e}"));

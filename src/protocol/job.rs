@@ -239,9 +239,15 @@ pub const FALLBACK_HASH_MIB: usize = 1;
 /// on the loop's thread before the answerer starts. It is the move the first iteration of the
 /// real search would give, which the search always completes; it takes microseconds. `None` in
 /// a finished game.
-pub fn fallback_move<G: Game>(spare: &mut Searcher<G>, pos: &G, history: Vec<u64>) -> Option<G::Move> {
+pub fn fallback_move<G: Game>(
+    spare: &mut Searcher<G>,
+    pos: &G,
+    history: Vec<u64>,
+    search_moves: &[u16],
+) -> Option<G::Move> {
     spare.set_history(history);
-    let limits = Limits { depth: Some(1), ..Limits::default() };
+    // The same root moves as the search (`go searchmoves`): the fallback is its first iteration.
+    let limits = Limits { depth: Some(1), search_moves: search_moves.to_vec(), ..Limits::default() };
     spare.search(pos, &limits, &SearchControl::new(), &mut |_| {}).best_move
 }
 
@@ -349,10 +355,16 @@ mod tests {
             assert!(warning.unwrap().contains("illegal move"));
         }
         let mut spare = Searcher::new(FALLBACK_HASH_MIB, 1);
-        let fallback = fallback_move(&mut spare, &pos, Vec::new()).unwrap();
+        let fallback = fallback_move(&mut spare, &pos, Vec::new(), &[]).unwrap();
         let mut searcher = Searcher::new(16, 1);
         let limits = Limits { depth: Some(1), ..Limits::default() };
         let first = searcher.search(&pos, &limits, &SearchControl::new(), &mut |_| {});
         assert_eq!(Some(fallback), first.best_move, "the move of a depth-1 search");
+        // With `go searchmoves`, the fallback is one of those moves (found by the fuzz: it was
+        // the best move of the whole position).
+        for &only in legal.as_ref().iter().filter(|&&m| Some(m) != first.best_move).take(3) {
+            let fallback = fallback_move(&mut spare, &pos, Vec::new(), &[Position::move_code(only)]);
+            assert_eq!(fallback, Some(only));
+        }
     }
 }
