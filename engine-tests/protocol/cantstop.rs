@@ -146,6 +146,18 @@ fn players_sets_the_start_and_errors_leave_the_position() {
     engine.finish();
 }
 
+/// Found by the protocol fuzz: in a finished game `query p1turn` agrees with `query turn`.
+#[test]
+fn p1turn_agrees_with_turn_in_a_finished_game() {
+    let _guard = shared();
+    let mut engine = cantstop_engine();
+    engine.send("position fen p2 00058004520/35605400033 - 1 r");
+    assert_eq!(engine.query("gameover"), "true");
+    assert_eq!(engine.query("turn"), "p1");
+    assert_eq!(engine.query("p1turn"), "true");
+    engine.finish();
+}
+
 /// Found by the protocol fuzz: an answer known without a search (a roll is next, the game is
 /// over, a fixed strategy decides) still waits for `stop` or `ponderhit` under `go infinite` and
 /// `go ponder`, as UCI asks, and is then given once.

@@ -303,7 +303,8 @@ impl<G: ChanceRules> DiceSession<G> {
         let pos = &self.position;
         let answer = match query {
             Query::GameOver => (pos.node() == Node::Over).to_string(),
-            Query::P1Turn => (pos.node() != Node::Over && pos.to_move() == 0).to_string(),
+            // As `turn` says and the board games answer, a finished game included.
+            Query::P1Turn => (pos.to_move() == 0).to_string(),
             Query::Turn => format!("p{}", pos.to_move() + 1),
             Query::Result => pos.winner().map_or("none".to_string(), |w| format!("p{}win", w + 1)),
             Query::Fen => pos.fen(),
