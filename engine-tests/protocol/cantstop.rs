@@ -146,6 +146,30 @@ fn players_sets_the_start_and_errors_leave_the_position() {
     engine.finish();
 }
 
+/// Found by the protocol fuzz: `go searchmoves` restricts the search, the fixed players and
+/// the fallback to the events given; a malformed or illegal one is reported and left out.
+#[test]
+fn searchmoves_restricts_every_decision() {
+    let _guard = shared();
+    let mut engine = cantstop_engine();
+    for strategy in ["search", "rule28", "greedy"] {
+        engine.send(&format!("setoption name Strategy value {strategy}"));
+        for only in ["3.7", "4.6", "5.5"] {
+            engine.send("position startpos moves r1234");
+            engine.send(&format!("go depth 1 searchmoves {only} zz"));
+            let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
+            assert_eq!(lines.last().unwrap(), &format!("bestmove {only}"), "{strategy}: {lines:?}");
+            assert!(lines.iter().any(|l| l.contains("error: go searchmoves: 'zz'")), "{lines:?}");
+        }
+    }
+    engine.send("setoption name Strategy value search");
+    engine.send("position startpos moves r1234");
+    engine.send("go movetime 0 searchmoves 4.6");
+    let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
+    assert_eq!(lines.last().unwrap(), "bestmove 4.6", "the fallback too: {lines:?}");
+    engine.finish();
+}
+
 /// Found by the protocol fuzz: in a finished game `query p1turn` agrees with `query turn`.
 #[test]
 fn p1turn_agrees_with_turn_in_a_finished_game() {

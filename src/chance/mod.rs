@@ -99,6 +99,18 @@ impl<'a, G: ChanceGame> ChanceSearch<'a, G> {
         stop: &'a AtomicBool,
         report: &mut dyn FnMut(&Iteration<G::Event>),
     ) -> Option<Iteration<G::Event>> {
+        Self::run_among(root, &[], limits, stop, report)
+    }
+
+    /// [`ChanceSearch::run`] with the root's decisions restricted to those of `only` (`go
+    /// searchmoves`); an empty `only`, or one that holds none of them, restricts nothing.
+    pub fn run_among(
+        root: &G,
+        only: &[G::Event],
+        limits: Limits,
+        stop: &'a AtomicBool,
+        report: &mut dyn FnMut(&Iteration<G::Event>),
+    ) -> Option<Iteration<G::Event>> {
         let mut search = ChanceSearch {
             memo: Memo::default(),
             player: root.to_move(),
@@ -108,7 +120,10 @@ impl<'a, G: ChanceGame> ChanceSearch<'a, G> {
             stop,
             aborted: false,
         };
-        let decisions = root.decisions();
+        let mut decisions = root.decisions();
+        if decisions.iter().any(|d| only.contains(d)) {
+            decisions.retain(|d| only.contains(d));
+        }
         if decisions.is_empty() {
             return None;
         }

@@ -28,14 +28,33 @@ pub fn decide<G: ChanceRules>(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Iteration<G::Event>),
 ) -> Option<Decision<G::Event>> {
-    if pos.decisions().is_empty() {
-        return None;
+    decide_among(pos, &[], strategy, seed, limits, stop, report)
+}
+
+/// [`decide`] among the decisions of `only` (`go searchmoves`; empty, or holding none of the
+/// position's decisions: all of them). The search searches only those; a fixed player whose
+/// choice is not among them plays the first of them in the order of `decisions()`.
+pub fn decide_among<G: ChanceRules>(
+    pos: &G,
+    only: &[G::Event],
+    strategy: &str,
+    seed: u64,
+    limits: Limits,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&Iteration<G::Event>),
+) -> Option<Decision<G::Event>> {
+    let mut allowed = pos.decisions();
+    if allowed.iter().any(|d| only.contains(d)) {
+        allowed.retain(|d| only.contains(d));
     }
+    let first = *allowed.first()?;
     if strategy != SEARCH {
-        return pos.fixed_player(strategy, seed).map(|event| Decision { event, search: None });
+        let event = pos.fixed_player(strategy, seed)?;
+        let event = if allowed.contains(&event) { event } else { first };
+        return Some(Decision { event, search: None });
     }
-    let iteration = ChanceSearch::run(pos, limits, stop, report);
-    // Not even one depth completed (stopped at once): the first decision, which is legal.
-    let event = iteration.as_ref().map_or_else(|| pos.decisions()[0], |it| it.best);
+    let iteration = ChanceSearch::run_among(pos, &allowed, limits, stop, report);
+    // Not even one depth completed (stopped at once): the first allowed decision, legal.
+    let event = iteration.as_ref().map_or(first, |it| it.best);
     Some(Decision { event, search: iteration })
 }

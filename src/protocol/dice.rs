@@ -20,7 +20,7 @@ use super::command::{Command, GoParams, Query, StartPosition, quote};
 use super::job::{Job, wait_for_the_gui};
 use super::options::Change;
 use super::{Common, Flow, Session, hello_lines};
-use crate::chance::player::{SEARCH, decide};
+use crate::chance::player::{SEARCH, decide_among};
 use crate::chance::{Iteration, Limits, MAX_DEPTH};
 use crate::game::{ChanceRules, Node};
 use crate::quote::move_error_reason;
@@ -175,10 +175,12 @@ impl<G: ChanceRules> DiceSession<G> {
         }
         let strategy = self.common.options.strategy;
         let seed = self.common.options.seed;
+        let only = self.search_events(&params.searchmoves);
         if strategy != SEARCH {
             // A fixed player decides at once: no search, no deadline to keep.
             let never = std::sync::atomic::AtomicBool::new(false);
-            let decision = decide(&self.position, strategy, seed, Limits::default(), &never, &mut |_| {});
+            let decision =
+                decide_among(&self.position, &only, strategy, seed, Limits::default(), &never, &mut |_| {});
             let event = decision.map_or("(none)".to_string(), |d| d.event.to_string());
             return self.answer_when_released(line, params, format!("bestmove {event}"));
         }
@@ -196,7 +198,7 @@ impl<G: ChanceRules> DiceSession<G> {
         let control = Arc::new(SearchControl::new());
         control.pondering.store(ponder, SeqCst);
         let pos = self.position;
-        let fallback = format!("bestmove {}", fallback_event(&pos, seed));
+        let fallback = format!("bestmove {}", fallback_event(&pos, &only, seed));
         let deadline = Deadline { start: read_at, hard: budget };
         let out = self.common.out.clone();
         let answerer =
@@ -215,12 +217,38 @@ impl<G: ChanceRules> DiceSession<G> {
         let infinite = params.infinite;
         let job_control = control.clone();
         let (job, started) = Job::start(control, answerer, move |reporter| {
-            dice_search(&pos, limits, &job_control, infinite, &reporter);
+            dice_search(&pos, &only, limits, &job_control, infinite, &reporter);
         });
         if let Err(e) = started {
             self.common.out.info_string(&format!("error: cannot start the search thread: {e}"));
         }
         self.job = Some(job);
+    }
+
+    /// The events of `go searchmoves` that are legal decisions here. An illegal or malformed
+    /// one is reported (quoted briefly) and left out; when none is left, every decision is
+    /// searched (and said so), as in the board games.
+    fn search_events(&self, texts: &[String]) -> Vec<G::Event> {
+        let decisions = self.position.decisions();
+        let mut events = Vec::new();
+        for text in texts {
+            match self.position.parse_event(text) {
+                Ok(event) if decisions.contains(&event) => events.push(event),
+                Ok(_) => self.common.out.info_string(&format!(
+                    "error: go searchmoves: {} is not a decision of the player to move; the move is left out",
+                    quote(text)
+                )),
+                Err(e) => self.common.out.info_string(&format!(
+                    "error: go searchmoves: {}: {}; the move is left out",
+                    quote(text),
+                    move_error_reason(&e)
+                )),
+            }
+        }
+        if events.is_empty() && !texts.is_empty() {
+            self.common.out.info_string("go searchmoves: no legal move given; every move is searched");
+        }
+        events
     }
 
     /// Gives `answer`, known without a search: at once, or, under `go infinite` or `go ponder`,
@@ -366,13 +394,14 @@ impl<G: ChanceRules> DiceSession<G> {
 /// pondering search waits for `stop` or `ponderhit` before answering, as UCI requires.
 fn dice_search<G: ChanceRules>(
     pos: &G,
+    only: &[G::Event],
     limits: Limits,
     control: &SearchControl,
     infinite: bool,
     reporter: &Reporter,
 ) {
     let players = pos.players();
-    let decision = decide(pos, SEARCH, 0, limits, &control.stop, &mut |it| {
+    let decision = decide_among(pos, only, SEARCH, 0, limits, &control.stop, &mut |it| {
         reporter.info(info_line(it, players));
         reporter.offer(format!("bestmove {}", it.best));
     });
@@ -389,9 +418,22 @@ fn dice_search<G: ChanceRules>(
 
 /// The decision given if the search offers none before its deadline: the game's first fixed
 /// player's (a sound rule of thumb, decided in microseconds), else its first decision.
-fn fallback_event<G: ChanceRules>(pos: &G, seed: u64) -> String {
-    let fixed = G::FIXED_PLAYERS.first().and_then(|name| pos.fixed_player(name, seed));
-    fixed.or_else(|| pos.decisions().first().copied()).map_or("(none)".to_string(), |e| e.to_string())
+fn fallback_event<G: ChanceRules>(pos: &G, only: &[G::Event], seed: u64) -> String {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let first_fixed = G::FIXED_PLAYERS.first().copied().unwrap_or(SEARCH);
+    let fixed = decide_among(
+        pos,
+        only,
+        first_fixed,
+        seed,
+        Limits { depth: Some(1), ..Limits::default() },
+        &never,
+        &mut |_| {},
+    );
+    fixed
+        .map(|d| d.event)
+        .or_else(|| pos.decisions().first().copied())
+        .map_or("(none)".to_string(), |e| e.to_string())
 }
 
 /// The `info` line of a completed depth: the value as a centipawn-like score (the winning
