@@ -8,7 +8,7 @@ use steere::search::{Limits, SearchControl, Searcher};
 use steere::variants::{self, Variant};
 
 fn search_benches(c: &mut Criterion) {
-    let impasse = Variant::<Position> { info: variants::find("impasse").unwrap(), setup: () };
+    let impasse = Variant::<Position> { info: variants::find("impasse").unwrap(), params: () };
     let positions = impasse.bench_positions();
     let mut group = c.benchmark_group("search");
     group.sample_size(10);

@@ -292,7 +292,7 @@ fn cantstop_commands() {
     assert!(one.starts_with("games 200 strategy rule28 mean "), "{one}");
     assert_eq!(study("2"), one, "the same games on two threads");
     // Board-game commands are refused with a reason, and so are dice commands on board games.
-    let refused = cs(&["solve", "positions/endgames.epd"]);
+    let refused = cs(&["solve", "positions/endgames-impasse.epd"]);
     assert!(!refused.status.success());
     // The dice-only commands default to Can't Stop.
     assert!(stdout(&steere(&["odds"])).starts_with("bust on the next roll: 0/1296"));

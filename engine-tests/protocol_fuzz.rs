@@ -12,7 +12,7 @@
 //! protocol asks for. Every accepted `go` must get exactly one `bestmove`, none may come without
 //! a `go`, and each must be legal in the position searched; legality, positions, perft counts
 //! and the moves `d` lists are decided by the independent reference generators
-//! (engine-tests/reference, dipole_reference, hexdame_reference, cantstop_reference), never by
+//! (engine-tests/impasse_reference, dipole_reference, hexdame_reference, cantstop_reference), never by
 //! the engine's own rules or its `query islegal`.
 //!
 //! The tests are ignored (slow): `cargo test --test protocol_fuzz -- --ignored --nocapture`.
@@ -44,6 +44,7 @@ mod pipe;
 /// `position` lines.
 #[path = "protocol_fuzz/positions.rs"]
 mod positions;
+#[path = "impasse_reference/mod.rs"]
 mod reference;
 /// `go` lines.
 #[path = "protocol_fuzz/searches.rs"]

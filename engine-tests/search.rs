@@ -2,12 +2,13 @@
 //! best move in every situation (finished game, stop, time and node limits, several threads),
 //! and the reproducibility of the bench signature.
 //!
-//! The expected values come from the rules and from `solver::solve` (engine-tests/solver, shared
+//! The expected values come from the rules and from `solver::solve` (engine-tests/impasse_solver, shared
 //! with the solve suites), a plain depth-limited minimax over the rules API with no pruning and no
 //! table, which shares no code with the search. Slow measurements (self-play matches) are
 //! `#[ignore]`d.
 
 mod common;
+#[path = "impasse_solver/mod.rs"]
 mod solver;
 
 use common::{Rng, random_small_position};
@@ -253,9 +254,9 @@ fn one_thread_fixed_depth_and_node_searches_are_reproducible() {
 /// Runs the bench of a variant twice at a low depth and checks that both runs agree.
 struct SameBenchTwice;
 
-impl steere::variants::Job for SameBenchTwice {
+impl steere::variants::BoardJob for SameBenchTwice {
     type Output = ();
-    fn run<G: steere::game::Rules>(self, variant: steere::variants::Variant<G>) {
+    fn run<G: steere::game::BoardRules>(self, variant: steere::variants::Variant<G>) {
         let run = || {
             let control = SearchControl::new();
             let lines = steere::tools::bench::bench(variant, 5, 1, 16, &control, &mut |_, _, _| {});
@@ -272,7 +273,7 @@ struct SameDiceBenchTwice;
 
 impl steere::variants::ChanceJob for SameDiceBenchTwice {
     type Output = ();
-    fn run<G: steere::game::ChanceRules>(self, variant: steere::variants::ChanceVariant<G>) {
+    fn run<G: steere::game::ChanceRules>(self, variant: steere::variants::Variant<G>) {
         let run = || {
             let mut lines = Vec::new();
             let stop = std::sync::atomic::AtomicBool::new(false);
@@ -291,7 +292,9 @@ impl steere::variants::ChanceJob for SameDiceBenchTwice {
 fn the_bench_signature_is_the_same_on_two_runs() {
     for info in &steere::variants::VARIANTS {
         match info.family {
-            steere::variants::Family::Board => steere::variants::dispatch(info.name, SameBenchTwice).unwrap(),
+            steere::variants::Family::Board => {
+                steere::variants::dispatch_board(info.name, SameBenchTwice).unwrap()
+            }
             steere::variants::Family::Dice => {
                 steere::variants::dispatch_chance(info.name, SameDiceBenchTwice).unwrap()
             }

@@ -5,38 +5,17 @@ use std::time::Duration;
 use steere::chance::Limits;
 use steere::game::ChanceRules;
 use steere::tools::dice;
-use steere::variants::{ChanceJob, ChanceVariant};
+use steere::variants::{ChanceJob, Variant};
 
-/// A command on a dice game (perft, divide, moves, analyse, bench, odds, solitaire).
+/// A command that searches or studies a dice game (analyse, bench, odds, solitaire).
 pub struct DiceCommand(pub Command);
 
 impl ChanceJob for DiceCommand {
     type Output = Result<(), String>;
-    fn run<G: ChanceRules>(self, variant: ChanceVariant<G>) -> Result<(), String> {
+    fn run<G: ChanceRules>(self, variant: Variant<G>) -> Result<(), String> {
         match self.0 {
-            Command::Perft { depth, fen, .. } => {
-                let pos = position::<G>(fen.as_deref())?;
-                let started = std::time::Instant::now();
-                let nodes = dice::perft(&pos, depth);
-                steere::outln!("{}", steere::tools::perft::summary_line(nodes, started.elapsed()));
-            }
-            Command::Divide { depth, fen, .. } => {
-                let pos = position::<G>(fen.as_deref())?;
-                let started = std::time::Instant::now();
-                let rows = dice::divide(&pos, depth);
-                for (event, count) in &rows {
-                    steere::outln!("{event} {count}");
-                }
-                let total = rows.iter().map(|(_, n)| n).sum();
-                steere::outln!("{}", steere::tools::perft::summary_line(total, started.elapsed()));
-            }
-            Command::Moves { fen, .. } => {
-                for line in dice::moves_lines(&position::<G>(fen.as_deref())?) {
-                    steere::outln!("{line}");
-                }
-            }
             Command::Analyse { fen, depth, movetime, nodes, .. } => {
-                let pos = position::<G>(fen.as_deref())?;
+                let pos = crate::position(variant, fen.as_deref())?;
                 let movetime = match (depth, movetime, nodes) {
                     (None, None, None) => Some(crate::DEFAULT_ANALYSE_MS),
                     _ => movetime,
@@ -51,7 +30,7 @@ impl ChanceJob for DiceCommand {
                 steere::outln!("{summary}");
             }
             Command::Odds { fen, .. } => {
-                for line in position::<G>(fen.as_deref())?.odds() {
+                for line in crate::position(variant, fen.as_deref())?.odds() {
                     steere::outln!("{line}");
                 }
             }
@@ -61,7 +40,7 @@ impl ChanceJob for DiceCommand {
                 let limits = Limits { depth, nodes, movetime: movetime.map(Duration::from_millis) };
                 solitaire::<G>(games, &strategy, seed, limits, jobs)?;
             }
-            _ => unreachable!("only position commands are dispatched"),
+            _ => unreachable!("only search commands are dispatched"),
         }
         Ok(())
     }
@@ -69,14 +48,6 @@ impl ChanceJob for DiceCommand {
 
 /// The search depth of `steere solitaire` when no limit is given, in rolls.
 const SOLITAIRE_DEPTH: u32 = 2;
-
-/// The position of `--fen`, or the two-player start without one.
-fn position<G: ChanceRules>(fen: Option<&str>) -> Result<G, String> {
-    match fen {
-        Some(fen) => G::parse_fen(fen).map_err(|e| format!("--fen: {e}")),
-        None => Ok(G::start(*G::PLAYERS.start())),
-    }
-}
 
 /// `steere solitaire`: the study and its summary.
 fn solitaire<G: ChanceRules>(

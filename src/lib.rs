@@ -3,18 +3,22 @@
 //! The crate is built as separate rooms through which data flows one way:
 //! - [`impasse`], [`dipole`], [`hexdame`], [`cantstop`]: the rules of each game (position, moves, notation, hashing,
 //!   evaluation), each depending on nothing else and on no other game;
-//! - [`game`]: the `Game` trait, all the search knows about a game, and the `Rules` trait, what
-//!   the tools and the protocol need besides, with each game's adapter;
+//! - [`game`]: the one tool-facing trait, `Rules` (decision, chance and final nodes; steps with
+//!   one text form; a result per player), and the two search traits, `Game` (all the
+//!   alpha-beta search knows of a board game) and `ChanceGame` (all the chance-node search knows
+//!   of a dice game), with each game's adapter;
 //! - [`variants`]: the registry, the one list of games and the one place that turns a variant's
 //!   name into code for its rules;
 //! - [`search`]: parallel iterative-deepening alpha-beta over any `Game`; [`chance`]: the
-//!   chance-node search of dice games;
+//!   chance-node search over any `ChanceGame`;
 //! - [`realtime`]: prompt wakeups for the threads that keep deadlines and stamp answers;
 //! - [`quote`]: the one rule for repeating input in messages (shortened, escaped);
-//! - [`tools`]: command-line jobs such as perft, bench, solve and match, written once over
-//!   `Rules`;
+//! - [`tools`]: command-line jobs such as perft, bench, solve and match (perft, divide and
+//!   moves once over `Rules` for every game);
 //! - [`protocol`]: the UCI/UGI text protocol (any variant) and the CodinGame adapter (Impasse);
 //! - [`gui`]: `steere gui`, a local web page that plays engines over that protocol.
+
+#![deny(missing_docs)]
 
 pub mod cantstop;
 pub mod chance;

@@ -3,11 +3,11 @@
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Duration;
-use steere::game::Rules;
+use steere::game::{BoardRules, Rules};
 use steere::search::{Limits, MAX_HASH_MIB, SearchControl, Searcher};
 use steere::tools::perft::MAX_PERFT_DEPTH;
 use steere::tools::{analyse, bench, perft};
-use steere::variants::{self, Job, Variant};
+use steere::variants::{self, BoardJob, Job, Variant};
 
 mod dice_commands;
 mod usage;
@@ -53,7 +53,8 @@ enum Command {
         #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
     },
-    /// Perft below each legal move: one `MOVE COUNT` line per move, sorted by move text.
+    /// Perft below each legal move: one `MOVE COUNT` line per move (board games: sorted by move
+    /// text; dice games: rolls and decisions in the rules' order).
     ///
     /// Compare with another generator to find where two perft counts differ.
     /// Example: steere divide --depth 3 --fen "1W1b1W1b/b1W1b1W1/8/8/8/8/1B1w1B1w/w1B1w1B1 w"
@@ -67,7 +68,8 @@ enum Command {
         #[command(flatten)]
         variant: VariantArg,
     },
-    /// List the legal moves: one `MOVE FEN-AFTER` line per move, sorted by move text.
+    /// List the legal moves: one `MOVE FEN-AFTER` line per move (board games: sorted by move
+    /// text; dice games: rolls and decisions in the rules' order).
     Moves {
         /// Position to list (default: the variant's start position).
         #[arg(short, long)]
@@ -150,9 +152,9 @@ enum Command {
     /// With --movetime, --depth or --nodes the engine's usual search runs within that limit (it
     /// still stops early on an exact result); add --prove to prove within it.
     ///
-    /// Example: steere solve positions/endgames.epd --jobs 2
+    /// Example: steere solve positions/endgames-impasse.epd --jobs 2
     ///
-    /// Example: steere solve positions/tactics.epd --movetime 1000
+    /// Example: steere solve positions/tactics-impasse.epd --movetime 1000
     Solve(steere::tools::solve::SolveArgs),
     /// Play a match between engines, with the rules code as referee, and judge it.
     ///
@@ -288,8 +290,11 @@ fn main() -> ExitCode {
     let result = match command {
         Command::Perft { variant: VariantArg { ref name }, .. }
         | Command::Divide { variant: VariantArg { ref name }, .. }
-        | Command::Moves { variant: VariantArg { ref name }, .. }
-        | Command::Analyse { variant: VariantArg { ref name }, .. }
+        | Command::Moves { variant: VariantArg { ref name }, .. } => {
+            let name = name.clone();
+            variants::dispatch(&name, StepCommand(command)).map_err(|e| format!("--variant: {e}")).flatten()
+        }
+        Command::Analyse { variant: VariantArg { ref name }, .. }
         | Command::Bench { variant: VariantArg { ref name }, .. }
         | Command::Odds { variant: DiceVariantArg { ref name }, .. }
         | Command::Solitaire { variant: DiceVariantArg { ref name }, .. } => {
@@ -297,7 +302,7 @@ fn main() -> ExitCode {
             let result = if variants::is_dice_game(&name) {
                 variants::dispatch_chance(&name, dice_commands::DiceCommand(command))
             } else {
-                variants::dispatch(&name, PositionCommand(command))
+                variants::dispatch_board(&name, SearchCommand(command))
             };
             result.map_err(|e| format!("--variant: {e}")).flatten()
         }
@@ -342,19 +347,50 @@ fn main() -> ExitCode {
     }
 }
 
-/// A command on positions of one variant (perft, divide, moves, analyse, bench), run with its
-/// rules.
-struct PositionCommand(Command);
+/// A command that walks the steps of one variant's positions (perft, divide, moves): the same
+/// for every game.
+struct StepCommand(Command);
 
-impl Job for PositionCommand {
+impl Job for StepCommand {
     type Output = Result<(), String>;
     fn run<G: Rules>(self, variant: Variant<G>) -> Result<(), String> {
         match self.0 {
             Command::Perft { depth, fen, threads, .. } => {
-                run_perft(&position(variant, fen.as_deref())?, depth, threads as usize)
+                let (nodes, elapsed) =
+                    perft::timed_perft(&position(variant, fen.as_deref())?, depth, threads as usize)?;
+                steere::outln!("{}", perft::summary_line(nodes, elapsed));
             }
-            Command::Divide { depth, fen, .. } => run_divide(&position(variant, fen.as_deref())?, depth),
-            Command::Moves { fen, .. } => run_moves(&position(variant, fen.as_deref())?),
+            Command::Divide { depth, fen, .. } => {
+                let pos = position(variant, fen.as_deref())?;
+                let start = std::time::Instant::now();
+                let never = std::sync::atomic::AtomicBool::new(false);
+                let rows = perft::divide(&pos, depth, &never).expect("a divide nobody stops ends");
+                let mut out = String::new();
+                for (step, count) in &rows {
+                    out.push_str(&format!("{step} {count}\n"));
+                }
+                let nodes = rows.iter().map(|(_, n)| n).sum();
+                out.push_str(&perft::summary_line(nodes, start.elapsed()));
+                steere::outln!("{out}");
+            }
+            Command::Moves { fen, .. } => {
+                for line in perft::moves_lines(&position(variant, fen.as_deref())?) {
+                    steere::outln!("{line}");
+                }
+            }
+            _ => unreachable!("only step commands are dispatched"),
+        }
+        Ok(())
+    }
+}
+
+/// A command that searches a board game's positions (analyse, bench), run with its rules.
+struct SearchCommand(Command);
+
+impl BoardJob for SearchCommand {
+    type Output = Result<(), String>;
+    fn run<G: BoardRules>(self, variant: Variant<G>) -> Result<(), String> {
+        match self.0 {
             Command::Analyse { fen, depth, movetime, nodes, threads, hash, .. } => {
                 let pos = position(variant, fen.as_deref())?;
                 run_analyse(&pos, depth, movetime, nodes, threads as usize, hash as usize)
@@ -369,52 +405,23 @@ impl Job for PositionCommand {
                 "solitaire: {} is a board game; solitaire is for dice games (cantstop)",
                 variant.name()
             )),
-            _ => unreachable!("only position commands are dispatched"),
+            _ => unreachable!("only search commands are dispatched"),
         }
     }
 }
 
 /// The position of `--fen`, or the variant's start position without one.
-fn position<G: Rules>(variant: Variant<G>, fen: Option<&str>) -> Result<G, String> {
+pub(crate) fn position<G: Rules>(variant: Variant<G>, fen: Option<&str>) -> Result<G, String> {
     match fen {
         Some(fen) => variant.parse_fen(fen).map_err(|e| format!("--fen: {e}")),
         None => Ok(variant.start()),
     }
 }
 
-fn run_perft<G: Rules>(pos: &G, depth: u32, threads: usize) -> Result<(), String> {
-    let (nodes, elapsed) = perft::timed_perft(pos, depth, threads)?;
-    steere::outln!("{}", perft::summary_line(nodes, elapsed));
-    Ok(())
-}
-
-fn run_divide<G: Rules>(pos: &G, depth: u32) -> Result<(), String> {
-    let start = std::time::Instant::now();
-    let rows = perft::divide(pos, depth);
-    let mut out = String::new();
-    for (mv, count) in &rows {
-        out.push_str(&format!("{mv} {count}\n"));
-    }
-    let nodes = rows.iter().map(|(_, n)| n).sum();
-    out.push_str(&perft::summary_line(nodes, start.elapsed()));
-    steere::outln!("{out}");
-    Ok(())
-}
-
-fn run_moves<G: Rules>(pos: &G) -> Result<(), String> {
-    let mut rows: Vec<(String, String)> =
-        pos.legal_moves().as_ref().iter().map(|&mv| (mv.to_string(), pos.make_move(mv).fen())).collect();
-    rows.sort();
-    for (mv, after) in rows {
-        steere::outln!("{mv} {after}");
-    }
-    Ok(())
-}
-
 /// The thinking time of `steere analyse` when no limit is given.
 pub const DEFAULT_ANALYSE_MS: u64 = 3000;
 
-fn run_analyse<G: Rules>(
+fn run_analyse<G: BoardRules>(
     pos: &G,
     depth: Option<u32>,
     movetime: Option<u64>,
@@ -432,7 +439,12 @@ fn run_analyse<G: Rules>(
     Ok(())
 }
 
-fn run_bench<G: Rules>(variant: Variant<G>, depth: u32, threads: usize, hash: usize) -> Result<(), String> {
+fn run_bench<G: BoardRules>(
+    variant: Variant<G>,
+    depth: u32,
+    threads: usize,
+    hash: usize,
+) -> Result<(), String> {
     let control = SearchControl::new();
     let mut searcher = Searcher::try_new(hash, threads).map_err(|e| format!("--hash: {e}"))?;
     let lines = bench::bench_with(variant, depth, &mut searcher, &control, &mut |i, n, line| {

@@ -2,12 +2,14 @@
 //! turns a variant's name into code monomorphised for its rules.
 //!
 //! Tools and the protocol are written once, generically over [`Rules`]; a caller packs its work
-//! into a [`Job`] and [`dispatch`] runs it with the game type of the named variant. Adding a game
-//! is adding a line to [`VARIANTS`] and an arm to [`dispatch`]: nothing else names a game.
+//! into a [`Job`] and [`dispatch`] runs it with the game type of the named variant. Work that
+//! needs a family's search goes through [`dispatch_board`] ([`BoardRules`]: alpha-beta) or
+//! [`dispatch_chance`] ([`ChanceRules`]: expectimax), until the searches are a capability of the
+//! entry itself. Adding a game is adding a line to [`VARIANTS`] and an arm to [`variant_arms`]:
+//! nothing else names a game.
 
-use crate::game::{ChanceRules, Rules};
+use crate::game::{BoardRules, ChanceRules, Rules};
 use crate::{cantstop, dipole, hexdame, impasse};
-use std::marker::PhantomData;
 
 /// The two families of games: each has its own search and its own traits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,16 +108,17 @@ pub fn find(name: &str) -> Result<&'static VariantInfo, String> {
         .ok_or_else(|| format!("unknown variant '{}' (variants: {})", name.trim(), names().join(", ")))
 }
 
-/// A variant with its rules: the registry entry and the setup its game type needs.
+/// A variant with its rules: the registry entry and the parameters its game type needs.
 #[derive(Debug)]
 pub struct Variant<G: Rules> {
     /// The registry entry.
     pub info: &'static VariantInfo,
-    /// What the game type needs to play this variant (the board size of Dipole).
-    pub setup: G::Setup,
+    /// What the game type needs to play this variant (the board size of Dipole, the players of
+    /// Can't Stop).
+    pub params: G::Params,
 }
 
-// Not derived: a derive would ask `G::Setup` nothing but `G` to be `Clone`, which it is anyway;
+// Not derived: a derive would ask `G` to be `Clone` besides `G::Params`, which it is anyway;
 // written out so that `Variant<G>` is `Copy` for every game.
 impl<G: Rules> Clone for Variant<G> {
     fn clone(&self) -> Self {
@@ -133,12 +136,12 @@ impl<G: Rules> Variant<G> {
 
     /// The start position.
     pub fn start(&self) -> G {
-        G::start(self.setup)
+        G::start(self.params)
     }
 
     /// The position written as `text`.
     pub fn parse_fen(&self, text: &str) -> Result<G, String> {
-        G::parse_fen(self.setup, text)
+        G::parse_fen(self.params, text)
     }
 
     /// The bench positions.
@@ -169,62 +172,75 @@ pub trait Job {
     fn run<G: Rules>(self, variant: Variant<G>) -> Self::Output;
 }
 
-/// Runs `job` with the rules of the board game called `name`, or says that there is none.
-pub fn dispatch<J: Job>(name: &str, job: J) -> Result<J::Output, String> {
-    let info = find(name)?;
-    if info.family != Family::Board {
-        return Err(format!("{} is a dice game, and this works with board games only", info.name));
-    }
-    Ok(match info.name {
-        "impasse" => job.run(Variant::<impasse::Position> { info, setup: () }),
-        "dipole" => job.run(Variant::<dipole::Position> { info, setup: dipole::Variant::Dipole }),
-        "dipole10" => job.run(Variant::<dipole::Position> { info, setup: dipole::Variant::Dipole10 }),
-        "hexdame" => job.run(Variant::<hexdame::Position> { info, setup: () }),
-        other => unreachable!("variant {other} is listed but not dispatched"),
-    })
+/// Work to be done with a board game and its alpha-beta search: [`dispatch_board`] calls
+/// [`BoardJob::run`] with the variant's game type.
+pub trait BoardJob {
+    /// What the work returns.
+    type Output;
+    /// Does the work with the rules of `variant`.
+    fn run<G: BoardRules>(self, variant: Variant<G>) -> Self::Output;
 }
 
-/// A dice game's variant: its registry entry (the game type is the type parameter).
-#[derive(Debug)]
-pub struct ChanceVariant<G: ChanceRules> {
-    /// The registry entry.
-    pub info: &'static VariantInfo,
-    game: PhantomData<G>,
-}
-
-impl<G: ChanceRules> Clone for ChanceVariant<G> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<G: ChanceRules> Copy for ChanceVariant<G> {}
-
-impl<G: ChanceRules> ChanceVariant<G> {
-    /// The variant's name.
-    pub fn name(&self) -> &'static str {
-        self.info.name
-    }
-
-    /// The bench positions, one FEN per line (`#` comments and blank lines skipped).
-    pub fn bench_positions(&self) -> Vec<G> {
-        self.info
-            .bench_fens
-            .lines()
-            .map(|line| line.split(';').next().unwrap_or("").trim())
-            .filter(|fen| !fen.is_empty() && !fen.starts_with('#'))
-            .map(|fen| G::parse_fen(fen).unwrap_or_else(|e| panic!("bench of {}: {fen}: {e}", self.name())))
-            .collect()
-    }
-}
-
-/// Work to be done with the rules of one dice game: [`dispatch_chance`] calls
+/// Work to be done with a dice game and its chance-node search: [`dispatch_chance`] calls
 /// [`ChanceJob::run`] with the variant's game type.
 pub trait ChanceJob {
     /// What the work returns.
     type Output;
     /// Does the work with the rules of `variant`.
-    fn run<G: ChanceRules>(self, variant: ChanceVariant<G>) -> Self::Output;
+    fn run<G: ChanceRules>(self, variant: Variant<G>) -> Self::Output;
+}
+
+/// The one list of the variants' game types and parameters: runs `$board` (an expression over
+/// the name `$v`, bound to the [`Variant`]) for a board game's entry and `$dice` for a dice
+/// game's, each compiled with the entry's game type.
+macro_rules! variant_arms {
+    ($info:expr, $v:ident => board: $board:expr, dice: $dice:expr) => {{
+        let info: &'static VariantInfo = $info;
+        match info.name {
+            "impasse" => {
+                let $v = Variant::<impasse::Position> { info, params: () };
+                $board
+            }
+            "dipole" => {
+                let $v = Variant::<dipole::Position> { info, params: dipole::Variant::Dipole };
+                $board
+            }
+            "dipole10" => {
+                let $v = Variant::<dipole::Position> { info, params: dipole::Variant::Dipole10 };
+                $board
+            }
+            "hexdame" => {
+                let $v = Variant::<hexdame::Position> { info, params: () };
+                $board
+            }
+            "cantstop" => {
+                let $v = Variant::<cantstop::Position> { info, params: Default::default() };
+                $dice
+            }
+            other => unreachable!("variant {other} is listed but not dispatched"),
+        }
+    }};
+}
+
+/// Runs `job` with the rules of the variant called `name`, or says that there is none.
+pub fn dispatch<J: Job>(name: &str, job: J) -> Result<J::Output, String> {
+    Ok(variant_arms!(find(name)?, variant => board: job.run(variant), dice: job.run(variant)))
+}
+
+/// Runs `job` with the rules of the board game called `name`, or says that there is none.
+pub fn dispatch_board<J: BoardJob>(name: &str, job: J) -> Result<J::Output, String> {
+    let info = find(name)?;
+    variant_arms!(info, variant =>
+        board: Ok(job.run(variant)),
+        dice: Err(format!("{} is a dice game, and this works with board games only", variant.name())))
+}
+
+/// Runs `job` with the rules of the dice game called `name`, or says that there is none.
+pub fn dispatch_chance<J: ChanceJob>(name: &str, job: J) -> Result<J::Output, String> {
+    let info = find(name)?;
+    variant_arms!(info, variant =>
+        board: Err(format!("{} is a board game, and this works with dice games only", variant.name())),
+        dice: Ok(job.run(variant)))
 }
 
 /// Whether the variant called `name` is a dice game (false for unknown names).
@@ -237,7 +253,7 @@ pub fn fixed_players() -> Vec<&'static str> {
     struct Names;
     impl ChanceJob for Names {
         type Output = &'static [&'static str];
-        fn run<G: ChanceRules>(self, _: ChanceVariant<G>) -> &'static [&'static str] {
+        fn run<G: ChanceRules>(self, _: Variant<G>) -> &'static [&'static str] {
             G::FIXED_PLAYERS
         }
     }
@@ -250,18 +266,6 @@ pub fn fixed_players() -> Vec<&'static str> {
         }
     }
     names
-}
-
-/// Runs `job` with the rules of the dice game called `name`, or says that there is none.
-pub fn dispatch_chance<J: ChanceJob>(name: &str, job: J) -> Result<J::Output, String> {
-    let info = find(name)?;
-    if info.family != Family::Dice {
-        return Err(format!("{} is a board game, and this works with dice games only", info.name));
-    }
-    Ok(match info.name {
-        "cantstop" => job.run(ChanceVariant::<cantstop::Position> { info, game: PhantomData }),
-        other => unreachable!("dice game {other} is listed but not dispatched"),
-    })
 }
 
 #[cfg(test)]
@@ -284,10 +288,18 @@ mod tests {
 
     #[test]
     fn every_listed_variant_dispatches_with_its_files() {
-        for info in VARIANTS.iter().filter(|v| v.family == Family::Board) {
+        for info in &VARIANTS {
             let (name, bench, openings) = dispatch(info.name, CheckFiles).unwrap();
             assert_eq!(name, info.name);
-            assert!(bench >= 10 && openings >= 50, "{name}: {bench} bench positions, {openings} openings");
+            match info.family {
+                Family::Board => {
+                    assert!(
+                        bench >= 10 && openings >= 50,
+                        "{name}: {bench} bench positions, {openings} openings"
+                    )
+                }
+                Family::Dice => assert!(bench >= 5 && openings == 0, "{name}: {bench} bench positions"),
+            }
         }
         assert_eq!(VARIANTS[0].name, DEFAULT_VARIANT);
     }

@@ -1,4 +1,4 @@
-//! The exact value of a position as the exhaustive test solvers compute it (engine-tests/solver
+//! The exact value of a position as the exhaustive test solvers compute it (engine-tests/impasse_solver
 //! for Impasse, engine-tests/dipole_solver for Dipole), in plies, and its EPD form.
 
 /// The exact value of a position for the side to move, in plies (moves of either side) with

@@ -54,7 +54,7 @@ pub fn project_file(relative: &str) -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(relative)
 }
 
-/// One line of `positions/perft.epd`: the FEN and the (depth, nodes) pairs.
+/// One line of `positions/impasse-perft.epd`: the FEN and the (depth, nodes) pairs.
 pub struct PerftEntry {
     /// The position.
     pub fen: String,
@@ -62,9 +62,9 @@ pub struct PerftEntry {
     pub counts: Vec<(u32, u64)>,
 }
 
-/// Reads `positions/perft.epd` (`FEN ;D1 n ;D2 n ...`, `#` comments and blank lines skipped).
+/// Reads `positions/impasse-perft.epd` (`FEN ;D1 n ;D2 n ...`, `#` comments and blank lines skipped).
 pub fn perft_suite() -> Vec<PerftEntry> {
-    perft_suite_file("positions/perft.epd")
+    perft_suite_file("positions/impasse-perft.epd")
 }
 
 /// Reads a perft suite of the same form from the project file `name`.

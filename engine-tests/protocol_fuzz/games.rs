@@ -1,4 +1,4 @@
-//! The games of the fuzz, each judged by its independent reference (engine-tests/reference,
+//! The games of the fuzz, each judged by its independent reference (engine-tests/impasse_reference,
 //! dipole_reference, hexdame_reference, cantstop_reference), never by the engine's own rules.
 //!
 //! Every answer the fuzz expects from the engine about a position (its canonical FEN, its legal
@@ -15,7 +15,7 @@ use super::reference as impasse;
 /// A variant the engine plays (`UCI_Variant`), with its reference.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Game {
-    /// `impasse`, judged by engine-tests/reference.
+    /// `impasse`, judged by engine-tests/impasse_reference.
     Impasse,
     /// `dipole` (8x8), judged by engine-tests/dipole_reference.
     Dipole,

@@ -9,9 +9,9 @@
 //!
 //! The rooms: [`board`] the columns, [`dice`] the 126 rolls with their weights and pairings,
 //! [`choice`] the choice set of a roll and the advance of the markers, [`notation`] the FEN and
-//! the event tokens, [`odds`] exact probabilities by enumeration, [`solitaire`] the one-player
-//! table of expected turns, [`eval`] the value of a position for each player, [`baseline`] the
-//! fixed players (`rule28`, `greedy`, `random`).
+//! the event tokens, [`odds`] exact probabilities by enumeration, [`eval`] the value of a
+//! position for each player, [`baseline`] the fixed players (`rule28`, `greedy`, `random`).
+//! The one-player study of strategies (`steere solitaire`) is a tool: `tools/dice.rs`.
 
 pub mod baseline;
 pub mod board;
@@ -20,7 +20,6 @@ pub mod dice;
 pub mod eval;
 pub mod notation;
 pub mod odds;
-pub mod solitaire;
 
 pub use choice::{Choice, ChoiceSet};
 pub use dice::Dice;

@@ -5,7 +5,7 @@
 //! Knows games only through [`ChanceGame`]. The scheme:
 //! - a **decision** node takes the best of its children for the player who owns the turn;
 //! - a **chance** node is the weighted mean of its outcomes (weights out of
-//!   [`ChanceGame::chance_total`]: exact, never sampled);
+//!   [`crate::game::Rules::chance_total`]: exact, never sampled);
 //! - where a new turn starts (or the game ends) the search stops and asks the game what the
 //!   position is worth to that player ([`ChanceGame::value`]).
 //!
@@ -25,7 +25,7 @@
 pub mod player;
 
 #[cfg(test)]
-use crate::game::ChanceGame as _;
+use crate::game::Rules as _;
 use crate::game::{ChanceGame, Node};
 use rustc_hash::FxHashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -97,8 +97,8 @@ impl<'a, G: ChanceGame> ChanceSearch<'a, G> {
         root: &G,
         limits: Limits,
         stop: &'a AtomicBool,
-        report: &mut dyn FnMut(&Iteration<G::Event>),
-    ) -> Option<Iteration<G::Event>> {
+        report: &mut dyn FnMut(&Iteration<G::Step>),
+    ) -> Option<Iteration<G::Step>> {
         Self::run_among(root, &[], limits, stop, report)
     }
 
@@ -106,11 +106,11 @@ impl<'a, G: ChanceGame> ChanceSearch<'a, G> {
     /// searchmoves`); an empty `only`, or one that holds none of them, restricts nothing.
     pub fn run_among(
         root: &G,
-        only: &[G::Event],
+        only: &[G::Step],
         limits: Limits,
         stop: &'a AtomicBool,
-        report: &mut dyn FnMut(&Iteration<G::Event>),
-    ) -> Option<Iteration<G::Event>> {
+        report: &mut dyn FnMut(&Iteration<G::Step>),
+    ) -> Option<Iteration<G::Step>> {
         let mut search = ChanceSearch {
             memo: Memo::default(),
             player: root.to_move(),
@@ -142,7 +142,7 @@ impl<'a, G: ChanceGame> ChanceSearch<'a, G> {
     }
 
     /// One depth: every root decision searched, or `None` if the search was stopped.
-    fn iterate(&mut self, root: &G, decisions: &[G::Event], depth: u32) -> Option<Iteration<G::Event>> {
+    fn iterate(&mut self, root: &G, decisions: &[G::Step], depth: u32) -> Option<Iteration<G::Step>> {
         let mut values = Vec::with_capacity(decisions.len());
         let mut exact = true;
         for &decision in decisions {

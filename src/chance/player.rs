@@ -26,8 +26,8 @@ pub fn decide<G: ChanceRules>(
     seed: u64,
     limits: Limits,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(&Iteration<G::Event>),
-) -> Option<Decision<G::Event>> {
+    report: &mut dyn FnMut(&Iteration<G::Step>),
+) -> Option<Decision<G::Step>> {
     decide_among(pos, &[], strategy, seed, limits, stop, report)
 }
 
@@ -36,13 +36,13 @@ pub fn decide<G: ChanceRules>(
 /// choice is not among them plays the first of them in the order of `decisions()`.
 pub fn decide_among<G: ChanceRules>(
     pos: &G,
-    only: &[G::Event],
+    only: &[G::Step],
     strategy: &str,
     seed: u64,
     limits: Limits,
     stop: &AtomicBool,
-    report: &mut dyn FnMut(&Iteration<G::Event>),
-) -> Option<Decision<G::Event>> {
+    report: &mut dyn FnMut(&Iteration<G::Step>),
+) -> Option<Decision<G::Step>> {
     let mut allowed = pos.decisions();
     if allowed.iter().any(|d| only.contains(d)) {
         allowed.retain(|d| only.contains(d));

@@ -27,9 +27,10 @@ pub const MAX_SIZE: usize = 10;
 pub const MAX_SQUARES: usize = MAX_SIZE * MAX_SIZE / 2;
 
 /// The rule variants: the same rules on two boards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Variant {
-    /// `dipole`: 8x8, a stack of 12 checkers each.
+    /// `dipole`: 8x8, a stack of 12 checkers each (the standard form).
+    #[default]
     Dipole,
     /// `dipole10`: 10x10, a stack of 20 checkers each.
     Dipole10,

@@ -1,12 +1,62 @@
-//! Can't Stop as a [`ChanceGame`], for the chance-node search and the tools.
+//! Can't Stop as the tools' [`Rules`] and the chance-node search's [`ChanceGame`].
 
-use super::MoveTextError;
-use super::chance::{ChanceGame, ChanceRules, Node};
+use super::chance::{ChanceGame, ChanceRules};
+use super::{GameResult, MoveTextError, Node, Params, Rules};
 use crate::cantstop::dice::{self, Dice, OUTCOMES};
 use crate::cantstop::{ChoiceSet, Event, EventError, Phase, Position, baseline, eval, notation, odds};
 
-impl ChanceGame for Position {
-    type Event = Event;
+/// Can't Stop's parameters: the number of players (the place of the rulebook's options, too).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CantStopParams {
+    /// 2 to 4 (1 for the solitaire studies, which no FEN writes).
+    pub players: usize,
+}
+
+impl Default for CantStopParams {
+    fn default() -> CantStopParams {
+        CantStopParams { players: 2 }
+    }
+}
+
+impl Params for CantStopParams {
+    fn players(&self) -> usize {
+        self.players
+    }
+
+    fn with_players(self, players: usize) -> Result<CantStopParams, String> {
+        if <Position as Rules>::PLAYERS.contains(&players) {
+            Ok(CantStopParams { players })
+        } else {
+            Err(format!("Can't Stop has 2 to 4 players, not {players}"))
+        }
+    }
+}
+
+impl Rules for Position {
+    type Step = Event;
+    type Steps = Vec<Event>;
+    type Params = CantStopParams;
+
+    const PLAYERS: std::ops::RangeInclusive<usize> = 2..=4;
+    const SEAT_NAMES: &'static [&'static str] = &["player 1", "player 2", "player 3", "player 4"];
+    const FEN_FIELDS: usize = 5;
+    const EVAL_UNIT: &'static str = "chances of winning";
+
+    fn start(params: CantStopParams) -> Position {
+        Position::start(params.players)
+    }
+
+    fn parse_fen(_: CantStopParams, text: &str) -> Result<Position, String> {
+        Position::parse_fen(text).map_err(|e| e.to_string())
+    }
+
+    fn fen(&self) -> String {
+        Position::fen(self)
+    }
+
+    fn params(&self) -> CantStopParams {
+        CantStopParams { players: Position::players(self) }
+    }
 
     fn players(&self) -> usize {
         Position::players(self)
@@ -24,15 +74,25 @@ impl ChanceGame for Position {
         }
     }
 
-    fn winner(&self) -> Option<usize> {
-        Position::winner(self)
+    fn result(&self) -> Option<GameResult> {
+        self.winner().map(GameResult::Win)
     }
 
-    fn decisions(&self) -> Vec<Event> {
-        match self.node() {
-            Node::Decision => self.legal_events(),
-            _ => Vec::new(),
-        }
+    fn steps(&self) -> Vec<Event> {
+        Position::legal_events(self)
+    }
+
+    fn play(&self, event: Event) -> Position {
+        Position::play(self, event)
+    }
+
+    fn parse_step(&self, text: &str) -> Result<Event, MoveTextError> {
+        Position::parse_event(self, text).map_err(|e| match e {
+            EventError::Malformed(reason) => MoveTextError::Malformed { text: text.to_string(), reason },
+            EventError::Illegal(reason) => {
+                MoveTextError::Illegal { text: text.to_string(), hint: format!(": {reason}") }
+            }
+        })
     }
 
     /// Rolls that offer the same choices lead to the same positions once chosen, so they are
@@ -40,7 +100,7 @@ impl ChanceGame for Position {
     /// one outcome, and with three markers placed a dozen outcomes remain of 126. The search
     /// then solves each distinct situation once.
     fn chance_outcomes(&self) -> Vec<(Event, u32)> {
-        if self.node() != Node::Chance {
+        if Rules::node(self) != Node::Chance {
             return Vec::new();
         }
         let mut outcomes: Vec<(u64, Event, u32)> = Vec::with_capacity(64);
@@ -58,14 +118,35 @@ impl ChanceGame for Position {
         OUTCOMES
     }
 
-    fn chance_event(&self, index: u32) -> Event {
+    fn chance_step(&self, index: u32) -> Option<Event> {
+        if Rules::node(self) != Node::Chance {
+            return None;
+        }
         // The index's four base-6 digits are the four dice, each equally likely.
-        let die = |k: u32| (index / 6u32.pow(k) % 6) as u8 + 1;
-        Event::Roll(Dice::new([die(0), die(1), die(2), die(3)]).expect("dice are 1 to 6"))
+        let die = |k: u32| (index % OUTCOMES / 6u32.pow(k) % 6) as u8 + 1;
+        Some(Event::Roll(Dice::new([die(0), die(1), die(2), die(3)]).expect("dice are 1 to 6")))
     }
 
-    fn play(&self, event: Event) -> Position {
-        Position::play(self, event)
+    /// Can't Stop has no Zobrist keys (its search keys positions by themselves): a hash of the
+    /// position's fields, equal for equal positions.
+    fn key(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = rustc_hash::FxHasher::default();
+        self.hash(&mut hasher);
+        hasher.finish()
+    }
+
+    fn diagram(&self) -> Vec<String> {
+        notation::diagram(self)
+    }
+}
+
+impl ChanceGame for Position {
+    fn decisions(&self) -> Vec<Event> {
+        match Rules::node(self) {
+            Node::Decision => self.legal_events(),
+            _ => Vec::new(),
+        }
     }
 
     fn is_turn_start(&self) -> bool {
@@ -78,37 +159,6 @@ impl ChanceGame for Position {
 }
 
 impl ChanceRules for Position {
-    const PLAYERS: std::ops::RangeInclusive<usize> = 2..=4;
-
-    fn start(players: usize) -> Position {
-        Position::start(players)
-    }
-
-    fn parse_fen(text: &str) -> Result<Position, String> {
-        Position::parse_fen(text).map_err(|e| e.to_string())
-    }
-
-    fn fen(&self) -> String {
-        Position::fen(self)
-    }
-
-    fn parse_event(&self, text: &str) -> Result<Event, MoveTextError> {
-        Position::parse_event(self, text).map_err(|e| match e {
-            EventError::Malformed(reason) => MoveTextError::Malformed { text: text.to_string(), reason },
-            EventError::Illegal(reason) => {
-                MoveTextError::Illegal { text: text.to_string(), hint: format!(": {reason}") }
-            }
-        })
-    }
-
-    fn legal_events(&self) -> Vec<Event> {
-        Position::legal_events(self)
-    }
-
-    fn diagram(&self) -> Vec<String> {
-        notation::diagram(self)
-    }
-
     fn solitaire() -> Option<Position> {
         Some(Position::start(1))
     }

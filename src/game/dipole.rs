@@ -4,10 +4,10 @@
 //! exit, or the pass), unique among the moves of a position. History slots are the side to
 //! move, the start square and the landing square, or the exit's k, or the pass.
 
-use super::{Game, MoveTextError, Outcome, Player, Rules};
+use super::{Game, MoveTextError, Outcome, Params, Rules};
 use crate::dipole::board::{MAX_SQUARES, Variant};
 use crate::dipole::notation::{self, MoveError};
-use crate::dipole::{Color, Move, MoveKind, MoveList, Position, eval};
+use crate::dipole::{Move, MoveKind, MoveList, Position, eval};
 
 /// History slots per start square: a landing square, an exit of k = 1..=20, or the pass.
 const SLOTS: usize = MAX_SQUARES + 21;
@@ -79,10 +79,22 @@ impl Game for Position {
 /// What a well-formed Dipole move looks like, for the errors.
 const MOVE_FORMS: &str = "expected FROM TO like e1e5, FROM off K like e1off5, or pass";
 
-impl Rules for Position {
-    type Setup = Variant;
+/// Dipole's parameters are its board: 8x8 or 10x10, always two players.
+impl Params for Variant {
+    fn players(&self) -> usize {
+        2
+    }
 
-    const PLAYER_NAMES: [&'static str; 2] = ["white", "black"];
+    fn with_players(self, players: usize) -> Result<Variant, String> {
+        super::rules::two_players_only(self, players)
+    }
+}
+
+impl Rules for Position {
+    type Step = Move;
+    type Params = Variant;
+
+    board_game_rules!();
     const FEN_FIELDS: usize = 2;
     const EVAL_UNIT: &'static str = "hundredths of a checker";
 
@@ -98,7 +110,11 @@ impl Rules for Position {
         self.to_fen()
     }
 
-    fn parse_move_text(&self, text: &str) -> Result<Move, MoveTextError> {
+    fn params(&self) -> Variant {
+        self.variant()
+    }
+
+    fn parse_step(&self, text: &str) -> Result<Move, MoveTextError> {
         self.parse_move(text).map_err(|e| match e {
             MoveError::Syntax { text } => MoveTextError::Malformed { text, reason: MOVE_FORMS.to_string() },
             MoveError::Illegal { text } => {
@@ -109,15 +125,8 @@ impl Rules for Position {
     }
 
     #[inline(always)]
-    fn count_moves(&self) -> u64 {
+    fn count_steps(&self) -> u64 {
         crate::dipole::movegen::count_moves(self)
-    }
-
-    fn to_move(&self) -> Player {
-        match self.side_to_move() {
-            Color::White => Player::P1,
-            Color::Black => Player::P2,
-        }
     }
 
     fn diagram(&self) -> Vec<String> {
@@ -148,7 +157,7 @@ mod tests {
         assert_eq!(lost.outcome(), Some(Outcome::Loss));
         // White moved his own last checker off: Black, to move, has won.
         let won = Position::from_fen(Variant::Dipole, "8/8/8/8/8/8/8/b1,7 b").unwrap();
-        assert_eq!(won.winner(), Some(Color::Black));
+        assert_eq!(won.winner(), Some(crate::dipole::Color::Black));
         assert_eq!(won.outcome(), Some(Outcome::Win));
         assert_eq!(Position::startpos(Variant::Dipole).outcome(), None);
     }

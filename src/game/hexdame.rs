@@ -8,10 +8,10 @@
 //! Move codes are the start cell, the final cell and, for captures that share both, an ordinal
 //! (see [`Move::code`]). History slots are the side to move, the start cell and the final cell.
 
-use super::{Game, MoveTextError, Outcome, Player, Rules};
+use super::{Game, MoveTextError, Outcome, Rules};
 use crate::hexdame::board::{CELLS, bit};
 use crate::hexdame::notation::{self, MoveError};
-use crate::hexdame::{Color, Kind, Move, MoveList, Position, eval, movegen};
+use crate::hexdame::{Kind, Move, MoveList, Position, eval, movegen};
 
 impl Game for Position {
     type Move = Move;
@@ -77,17 +77,18 @@ impl Game for Position {
 }
 
 impl Rules for Position {
-    type Setup = ();
+    type Step = Move;
+    type Params = ();
 
-    const PLAYER_NAMES: [&'static str; 2] = ["white", "black"];
+    board_game_rules!();
     const FEN_FIELDS: usize = 1;
     const EVAL_UNIT: &'static str = "hundredths of a man";
 
-    fn start(_: ()) -> Position {
+    fn start((): ()) -> Position {
         Position::startpos()
     }
 
-    fn parse_fen(_: (), text: &str) -> Result<Position, String> {
+    fn parse_fen((): (), text: &str) -> Result<Position, String> {
         Position::from_fen(text).map_err(|e| e.to_string())
     }
 
@@ -95,7 +96,9 @@ impl Rules for Position {
         self.to_fen()
     }
 
-    fn parse_move_text(&self, text: &str) -> Result<Move, MoveTextError> {
+    fn params(&self) {}
+
+    fn parse_step(&self, text: &str) -> Result<Move, MoveTextError> {
         self.parse_move(text).map_err(|e| match e {
             MoveError::Syntax { text, reason } => MoveTextError::Malformed { text, reason },
             MoveError::Illegal { text } => {
@@ -114,15 +117,8 @@ impl Rules for Position {
     }
 
     #[inline(always)]
-    fn count_moves(&self) -> u64 {
+    fn count_steps(&self) -> u64 {
         movegen::count_moves(self)
-    }
-
-    fn to_move(&self) -> Player {
-        match self.side_to_move() {
-            Color::White => Player::P1,
-            Color::Black => Player::P2,
-        }
     }
 
     fn diagram(&self) -> Vec<String> {

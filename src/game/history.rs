@@ -3,23 +3,24 @@
 //! A position carries no history, so whoever plays a game through (the protocol's
 //! `position ... moves`, the match referee, the GUI) keeps a [`GameHistory`] beside it. It holds
 //! the positions since the last irreversible move (no earlier position can recur, see
-//! [`Game::is_reversible`]) and answers how often the current one has occurred, and which
+//! [`Rules::may_recur_after`]) and answers how often the current one has occurred, and which
 //! hashes the search needs to score repetitions ([`GameHistory::hashes_before`]). For a game
-//! that cannot repeat ([`Game::CAN_REPEAT`] false) it keeps nothing but the current position.
+//! that is not drawn by repetition ([`Rules::DRAWS_BY_REPETITION`] false) it keeps nothing but
+//! the current position.
 
-use super::Game;
+use super::Rules;
 
 /// How many occurrences of a position draw the game (the rules of HexDame: the third).
 pub const DRAWING_OCCURRENCES: usize = 3;
 
 /// The positions of a game since its last irreversible move, the current one last.
 #[derive(Clone, Debug)]
-pub struct GameHistory<G: Game> {
+pub struct GameHistory<G: Rules> {
     /// Never empty: the last entry is the current position.
     since_irreversible: Vec<G>,
 }
 
-impl<G: Game + PartialEq> GameHistory<G> {
+impl<G: Rules> GameHistory<G> {
     /// A game that starts (or is set up) at `start`: its first occurrence.
     pub fn new(start: G) -> GameHistory<G> {
         GameHistory { since_irreversible: vec![start] }
@@ -30,11 +31,11 @@ impl<G: Game + PartialEq> GameHistory<G> {
         self.since_irreversible.last().expect("a history is never empty")
     }
 
-    /// Plays the legal move `mv` in the current position.
-    pub fn play(&mut self, mv: G::Move) {
+    /// Plays the legal step `step` in the current position.
+    pub fn play(&mut self, step: G::Step) {
         let current = *self.current();
-        let next = current.make_move(mv);
-        if !G::CAN_REPEAT || !current.is_reversible(mv) {
+        let next = current.play(step);
+        if !G::DRAWS_BY_REPETITION || !current.may_recur_after(step) {
             self.since_irreversible.clear();
         }
         self.since_irreversible.push(next);
@@ -48,25 +49,26 @@ impl<G: Game + PartialEq> GameHistory<G> {
 
     /// True when the current position has occurred for the third time: the game is drawn.
     pub fn is_threefold(&self) -> bool {
-        G::CAN_REPEAT && self.occurrences() >= DRAWING_OCCURRENCES
+        G::DRAWS_BY_REPETITION && self.occurrences() >= DRAWING_OCCURRENCES
     }
 
-    /// The hashes of the positions before the current one since the last irreversible move,
-    /// oldest first: what [`crate::search::Searcher::set_history`] needs.
+    /// The keys ([`Rules::key`]: a board game's Zobrist hashes) of the positions before the
+    /// current one since the last irreversible move, oldest first: what
+    /// [`crate::search::Searcher::set_history`] needs.
     pub fn hashes_before(&self) -> Vec<u64> {
         let n = self.since_irreversible.len();
-        self.since_irreversible[..n - 1].iter().map(Game::hash).collect()
+        self.since_irreversible[..n - 1].iter().map(Rules::key).collect()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::Rules;
+
     use crate::hexdame::Position;
 
     fn play(history: &mut GameHistory<Position>, text: &str) {
-        let mv = history.current().parse_move_text(text).unwrap();
+        let mv = history.current().parse_step(text).unwrap();
         history.play(mv);
     }
 

@@ -5,9 +5,9 @@
 //! from what stands on `from` and `to` (a removal has `to == from`), so the code is unique among
 //! the legal moves, as [`Game::move_code`] requires.
 
-use super::{Game, MoveTextError, Outcome, Player, Rules};
+use super::{Game, MoveTextError, Outcome, Rules};
 use crate::impasse::notation::{self, MoveError};
-use crate::impasse::{Color, Move, MoveKind, MoveList, Position, eval};
+use crate::impasse::{Move, MoveKind, MoveList, Position, eval};
 
 impl Game for Position {
     type Move = Move;
@@ -65,9 +65,10 @@ impl Game for Position {
 }
 
 impl Rules for Position {
-    type Setup = ();
+    type Step = Move;
+    type Params = ();
 
-    const PLAYER_NAMES: [&'static str; 2] = ["white", "black"];
+    board_game_rules!();
     const FEN_FIELDS: usize = 2;
     const EVAL_UNIT: &'static str = "hundredths of a checker";
 
@@ -83,7 +84,9 @@ impl Rules for Position {
         self.to_fen()
     }
 
-    fn parse_move_text(&self, text: &str) -> Result<Move, MoveTextError> {
+    fn params(&self) {}
+
+    fn parse_step(&self, text: &str) -> Result<Move, MoveTextError> {
         self.parse_move(text).map_err(|e| match e {
             MoveError::Syntax { text, reason } => MoveTextError::Malformed { text, reason },
             MoveError::Illegal { text, hint } => MoveTextError::Illegal { text, hint },
@@ -91,15 +94,8 @@ impl Rules for Position {
     }
 
     #[inline(always)]
-    fn count_moves(&self) -> u64 {
+    fn count_steps(&self) -> u64 {
         Position::count_moves(self)
-    }
-
-    fn to_move(&self) -> Player {
-        match self.side_to_move() {
-            Color::White => Player::P1,
-            Color::Black => Player::P2,
-        }
     }
 
     fn diagram(&self) -> Vec<String> {

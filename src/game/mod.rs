@@ -1,7 +1,11 @@
-//! The [`Game`] trait: everything the search may know about a game, and no more.
+//! What the engine knows of a game: the tool-facing [`Rules`] (every game), and the two search
+//! traits, [`Game`] for the alpha-beta search (Impasse, Dipole, HexDame) and [`ChanceGame`] for
+//! the chance-node search (Can't Stop). Each game implements them in its adapter here
+//! (`impasse.rs`, `dipole.rs`, `hexdame.rs`, `cantstop.rs`); nothing else in this room names a game.
 //!
-//! The search is written against this trait only, so that a second game of the family (Dipole,
-//! HexDame, ...) is a new implementation of it, not a change to the search. A game provides its
+//! [`Game`] is everything the alpha-beta search may know about a game, and no more: the search
+//! is written against it only, so that a new game is a new implementation of it, not a change
+//! to the search. A game provides its
 //! positions as small `Copy` values (copy-make), its moves as small `Copy` values, a hash, the
 //! end of the game, a static evaluation and a few hints for move ordering.
 //!
@@ -14,17 +18,13 @@
 //! search extends such leaves. There is no other notion of captures or checks (the search also
 //! asks whether a move is *forcing*, a game-defined ordering hint).
 
-pub mod cantstop;
 pub mod chance;
-pub mod dipole;
-pub mod hexdame;
 pub mod history;
-pub mod impasse;
 pub mod rules;
 
-pub use chance::{ChanceGame, ChanceRules, Node};
+pub use chance::{ChanceGame, ChanceRules};
 pub use history::GameHistory;
-pub use rules::{MoveTextError, Player, Rules};
+pub use rules::{GameResult, MoveTextError, Node, Params, Player, Rules};
 
 use std::fmt::{Debug, Display};
 
@@ -94,6 +94,91 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
     fn is_quiet(&self) -> bool {
         true
     }
+}
+
+/// A game the alpha-beta search plays, as the tools see it: the search's [`Game`] and the
+/// tool-facing [`Rules`], whose steps are the game's moves. Every type that has both is one.
+pub trait BoardRules: Game + Rules<Step = <Self as Game>::Move> {
+    /// The player to move (in a finished game: the one who would move next).
+    fn player_to_move(&self) -> Player {
+        Player::of_seat(Rules::to_move(self))
+    }
+}
+
+impl<G: Game + Rules<Step = <G as Game>::Move>> BoardRules for G {}
+
+/// The items of [`Rules`] that every two-player board game answers alike from its [`Game`]
+/// and its `side_to_move()` (a colour with `index()`: 0 for the first player): invoked inside
+/// the adapters' `impl Rules`, so that the three of them say it once.
+macro_rules! board_game_rules {
+    () => {
+        type Steps = <Self as $crate::game::Game>::MoveList;
+
+        const PLAYERS: std::ops::RangeInclusive<usize> = 2..=2;
+        const SEAT_NAMES: &'static [&'static str] = &["white", "black"];
+        const DRAWS_BY_REPETITION: bool = <Self as $crate::game::Game>::CAN_REPEAT;
+
+        fn players(&self) -> usize {
+            2
+        }
+
+        fn to_move(&self) -> usize {
+            self.side_to_move().index()
+        }
+
+        fn node(&self) -> $crate::game::Node {
+            $crate::game::node_of(self)
+        }
+
+        fn result(&self) -> Option<$crate::game::GameResult> {
+            $crate::game::result_of(self)
+        }
+
+        #[inline(always)]
+        fn steps(&self) -> <Self as $crate::game::Game>::MoveList {
+            $crate::game::Game::legal_moves(self)
+        }
+
+        fn legal_steps(&self) -> Vec<Self::Step> {
+            let moves = $crate::game::Game::legal_moves(self);
+            $crate::game::rules::sorted_by_text(moves.as_ref().iter().copied())
+        }
+
+        #[inline(always)]
+        fn play(&self, step: Self::Step) -> Self {
+            $crate::game::Game::make_move(self, step)
+        }
+
+        fn key(&self) -> u64 {
+            $crate::game::Game::hash(self)
+        }
+
+        fn may_recur_after(&self, step: Self::Step) -> bool {
+            $crate::game::Game::is_reversible(self, step)
+        }
+    };
+}
+
+// The adapters come after the macro they use.
+pub mod cantstop;
+pub mod dipole;
+pub mod hexdame;
+pub mod impasse;
+
+/// The [`Rules::result`] of a game whose search's [`Game::outcome`] is told from the side to
+/// move's point of view: for the board games' adapters.
+pub fn result_of<G: Game + Rules>(pos: &G) -> Option<GameResult> {
+    let to_move = Rules::to_move(pos);
+    Some(match pos.outcome()? {
+        Outcome::Win => GameResult::Win(to_move),
+        Outcome::Loss => GameResult::Win(1 - to_move),
+        Outcome::Draw => GameResult::Draw,
+    })
+}
+
+/// The [`Rules::node`] of a game without chance: a decision until the game is over.
+pub fn node_of<G: Game>(pos: &G) -> Node {
+    if pos.outcome().is_some() { Node::Over } else { Node::Decision }
 }
 
 /// Test support shared by the games' adapters.

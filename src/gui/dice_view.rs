@@ -8,8 +8,8 @@
 //! bytes and an event a few comparisons, so a game of a thousand events is replayed in well
 //! under a millisecond, and the replay checks every event with the rules each time.
 
-use crate::game::{ChanceRules, Node};
-use crate::variants::{self, ChanceJob, ChanceVariant};
+use crate::game::{ChanceRules, Node, rules};
+use crate::variants::{self, ChanceJob, Variant};
 use serde::Serialize;
 
 /// A dice game's position as the page sees it.
@@ -83,12 +83,12 @@ struct ViewJob<'a> {
 
 impl ChanceJob for ViewJob<'_> {
     type Output = Result<DiceView, String>;
-    fn run<G: ChanceRules>(self, _: ChanceVariant<G>) -> Result<DiceView, String> {
-        let mut pos = G::parse_fen(self.start)?;
+    fn run<G: ChanceRules>(self, _: Variant<G>) -> Result<DiceView, String> {
+        let mut pos = rules::parse_standard_fen::<G>(self.start)?;
         let mut history = vec![pos.fen()];
         let mut events = Vec::with_capacity(self.events.len());
         for (i, text) in self.events.iter().enumerate() {
-            let event = pos.parse_event(text).map_err(|e| format!("event {} ({text}): {e}", i + 1))?;
+            let event = pos.parse_step(text).map_err(|e| format!("event {} ({text}): {e}", i + 1))?;
             let (player, roll) = (pos.to_move() + 1, pos.node() == Node::Chance);
             pos = pos.play(event);
             // A roll that leaves no decision passed the turn: the roll bust.
@@ -100,7 +100,7 @@ impl ChanceJob for ViewJob<'_> {
             Node::Decision => "decision",
             Node::Over => "over",
         };
-        let winner = pos.winner().map(|w| w + 1);
+        let winner = rules::winner(&pos).map(|w| w + 1);
         Ok(DiceView {
             fen: pos.fen(),
             players: pos.players(),
@@ -122,7 +122,7 @@ struct StartJob<'a> {
 
 impl ChanceJob for StartJob<'_> {
     type Output = Result<String, String>;
-    fn run<G: ChanceRules>(self, variant: ChanceVariant<G>) -> Result<String, String> {
+    fn run<G: ChanceRules>(self, variant: Variant<G>) -> Result<String, String> {
         let range = G::PLAYERS;
         if !range.contains(&self.players) {
             return Err(format!(
@@ -133,8 +133,8 @@ impl ChanceJob for StartJob<'_> {
                 self.players
             ));
         }
-        let Some(fen) = self.fen else { return Ok(G::start(self.players).fen()) };
-        let pos = G::parse_fen(fen)?;
+        let Some(fen) = self.fen else { return Ok(rules::start_for_players::<G>(self.players)?.fen()) };
+        let pos = rules::parse_standard_fen::<G>(fen)?;
         if pos.players() != self.players {
             return Err(format!(
                 "the FEN is a game of {} players, and {} seats were chosen",
@@ -153,13 +153,13 @@ struct RollJob<'a> {
 
 impl ChanceJob for RollJob<'_> {
     type Output = Result<String, String>;
-    fn run<G: ChanceRules>(self, _: ChanceVariant<G>) -> Result<String, String> {
-        let pos = G::parse_fen(self.fen)?;
+    fn run<G: ChanceRules>(self, _: Variant<G>) -> Result<String, String> {
+        let pos = rules::parse_standard_fen::<G>(self.fen)?;
         if pos.node() != Node::Chance {
             return Err("no roll is due here".to_string());
         }
         let total = u64::from(pos.chance_total().max(1));
-        Ok(pos.chance_event((self.value % total) as u32).to_string())
+        Ok(pos.chance_step((self.value % total) as u32).ok_or("no roll is due")?.to_string())
     }
 }
 
@@ -167,7 +167,7 @@ struct StrategiesJob;
 
 impl ChanceJob for StrategiesJob {
     type Output = Vec<&'static str>;
-    fn run<G: ChanceRules>(self, _: ChanceVariant<G>) -> Vec<&'static str> {
+    fn run<G: ChanceRules>(self, _: Variant<G>) -> Vec<&'static str> {
         std::iter::once(SEARCH).chain(G::FIXED_PLAYERS.iter().copied()).collect()
     }
 }
@@ -176,7 +176,7 @@ struct RangeJob;
 
 impl ChanceJob for RangeJob {
     type Output = (usize, usize);
-    fn run<G: ChanceRules>(self, _: ChanceVariant<G>) -> (usize, usize) {
+    fn run<G: ChanceRules>(self, _: Variant<G>) -> (usize, usize) {
         (*G::PLAYERS.start(), *G::PLAYERS.end())
     }
 }

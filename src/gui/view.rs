@@ -8,10 +8,10 @@
 //! runner's draw cap ([`DrawCap::default_for`]), which is not a rule: [`view_capped`] applies
 //! it only when asked.
 
-use crate::game::{GameHistory, Rules, rules};
+use crate::game::{BoardRules, GameHistory, Rules, rules};
 use crate::tools::matches::game::DrawCap;
 use crate::tools::matches::record::Category;
-use crate::variants::{self, Job, Variant};
+use crate::variants::{self, BoardJob, Variant};
 use serde::Serialize;
 
 /// A position as the page sees it.
@@ -51,7 +51,7 @@ pub fn view_capped(
     moves: &[String],
     cap: bool,
 ) -> Result<PositionView, String> {
-    variants::dispatch(variant, ViewJob { start, moves, cap })?
+    variants::dispatch_board(variant, ViewJob { start, moves, cap })?
 }
 
 /// [`view_capped`] with the rules of the variant.
@@ -61,9 +61,9 @@ struct ViewJob<'a> {
     cap: bool,
 }
 
-impl Job for ViewJob<'_> {
+impl BoardJob for ViewJob<'_> {
     type Output = Result<PositionView, String>;
-    fn run<G: Rules>(self, variant: Variant<G>) -> Result<PositionView, String> {
+    fn run<G: BoardRules>(self, variant: Variant<G>) -> Result<PositionView, String> {
         let start = match self.start {
             Some(fen) => variant.parse_fen(fen)?,
             None => variant.start(),
@@ -79,7 +79,7 @@ impl Job for ViewJob<'_> {
                 return Err(format!("move {}: the game is already over: {why}", i + 1));
             }
             let pos = *game.current();
-            let mv = pos.parse_move_text(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+            let mv = pos.parse_step(text).map_err(|e| format!("move {}: {e}", i + 1))?;
             reversible = if pos.is_reversible(mv) { reversible + 1 } else { 0 };
             game.play(mv);
             history.push(game.current().fen());
@@ -88,13 +88,13 @@ impl Job for ViewJob<'_> {
             drawn = draw(&game, &cap, self.moves.len(), reversible);
         }
         let pos = *game.current();
-        let winner = rules::winner(&pos).map(rules::player_name::<G>);
+        let winner = rules::winner(&pos).map(rules::seat_name::<G>);
         Ok(PositionView {
             fen: pos.fen(),
-            to_move: rules::player_name::<G>(pos.to_move()),
+            to_move: rules::seat_name::<G>(Rules::to_move(&pos)),
             // A decided game has no moves anyway; a drawn one keeps its pieces' moves, which
             // may no longer be played.
-            legal: if drawn.is_some() { Vec::new() } else { rules::sorted_move_texts(&pos) },
+            legal: if drawn.is_some() { Vec::new() } else { rules::sorted_step_texts(&pos) },
             result: pos.ending().or_else(|| drawn.as_ref().map(|(_, why)| why.clone())),
             winner,
             draw: drawn.map(|(category, _)| category.label()),
@@ -106,7 +106,7 @@ impl Job for ViewJob<'_> {
 /// Whether the game of `history` (after `plies` moves, the last `reversible` of them
 /// reversible) is drawn, how (the record's category) and why (the page's result line). A won
 /// position is never drawn: it ends the game the first time it occurs.
-fn draw<G: Rules>(
+fn draw<G: BoardRules>(
     history: &GameHistory<G>,
     cap: &DrawCap,
     plies: usize,

@@ -26,20 +26,48 @@ pub enum FenError {
     /// The board field does not have 8 ranks.
     RankCount(usize),
     /// A character that means nothing in a rank.
-    BadChar { rank: u8, ch: char },
+    BadChar {
+        /// The rank, 1 to 8.
+        rank: u8,
+        /// The character.
+        ch: char,
+    },
     /// A rank that describes more or fewer than 8 squares.
-    RankLength { rank: u8, squares: usize },
+    RankLength {
+        /// The rank, 1 to 8.
+        rank: u8,
+        /// The squares it describes.
+        squares: usize,
+    },
     /// A checker on a light square (named like `b1`).
-    LightSquare { square: String },
+    LightSquare {
+        /// The square's name.
+        square: String,
+    },
     /// The side-to-move field is not `w` or `b`.
     BadSide(String),
     /// A player with more than 12 checkers (a double counts two).
-    TooManyCheckers { color: Color, count: u32 },
+    TooManyCheckers {
+        /// The player.
+        color: Color,
+        /// His checkers, a double counting two.
+        count: u32,
+    },
     /// A double on its owner's nearest row, where it would have borne off.
-    DoubleOnNearestRow { color: Color, square: Square },
+    DoubleOnNearestRow {
+        /// The double's owner.
+        color: Color,
+        /// Its square.
+        square: Square,
+    },
     /// A single on its owner's furthest row while he has another single: it would have been
     /// crowned.
-    UncrownedSingle { color: Color, square: Square },
+    UncrownedSingle {
+        /// The single's owner.
+        color: Color,
+        /// Its square.
+        square: Square,
+    },
     /// Neither player has a checker.
     NoCheckers,
     /// The side to move has no checker: he would already have won.
@@ -238,9 +266,19 @@ pub fn diagram(pos: &Position) -> Vec<String> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveError {
     /// Not 1 to 3 square names (the message says what is wrong).
-    Syntax { text: String, reason: String },
+    Syntax {
+        /// The text.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
     /// Well formed, but no legal move of the position has this text.
-    Illegal { text: String, hint: String },
+    Illegal {
+        /// The text.
+        text: String,
+        /// Empty, or what would have been legal.
+        hint: String,
+    },
 }
 
 impl fmt::Display for MoveError {

@@ -7,7 +7,7 @@ use super::job::Job;
 use super::options::Change;
 use super::played::PlayedGame;
 use super::{Common, Flow, Session, hello_lines, terminal};
-use crate::game::{Player, Rules, rules};
+use crate::game::{BoardRules, GameResult, Player, Rules};
 use crate::search::{MAX_DEPTH, SearchControl, Searcher, hash_size};
 use crate::variants::Variant;
 use std::sync::Arc;
@@ -18,7 +18,7 @@ use std::time::Instant;
 const STOPGAP_HASH_MIB: usize = 1;
 
 /// The engine of one board game: the common state, the game and the searcher.
-pub(super) struct BoardSession<G: Rules> {
+pub(super) struct BoardSession<G: BoardRules> {
     pub(super) common: Common,
     pub(super) variant: Variant<G>,
     /// The game whose position the next `go` searches.
@@ -33,7 +33,7 @@ pub(super) struct BoardSession<G: Rules> {
     pub(super) spare: Option<Searcher<G>>,
 }
 
-impl<G: Rules> Session for BoardSession<G> {
+impl<G: BoardRules> Session for BoardSession<G> {
     fn execute(&mut self, line: u64, command: Command, read_at: Instant) -> Flow {
         self.run_command(line, command, read_at)
     }
@@ -57,7 +57,7 @@ impl<G: Rules> Session for BoardSession<G> {
     }
 }
 
-impl<G: Rules> BoardSession<G> {
+impl<G: BoardRules> BoardSession<G> {
     /// The engine of `variant` at its start position.
     pub(super) fn new(common: Common, variant: Variant<G>) -> BoardSession<G> {
         BoardSession {
@@ -194,14 +194,13 @@ impl<G: Rules> BoardSession<G> {
         let drawn = self.game.is_drawn();
         let answer = match query {
             Query::GameOver => self.game.is_over().to_string(),
-            Query::P1Turn => (pos.to_move() == Player::P1).to_string(),
-            Query::Turn => format!("p{}", pos.to_move().index() + 1),
-            Query::Result => match (pos.outcome(), rules::winner(pos)) {
-                (None, _) if drawn => "draw".to_string(),
-                (None, _) => "none".to_string(),
-                (Some(_), Some(Player::P1)) => "p1win".to_string(),
-                (Some(_), Some(Player::P2)) => "p2win".to_string(),
-                (Some(_), None) => "draw".to_string(),
+            Query::P1Turn => (pos.player_to_move() == Player::P1).to_string(),
+            Query::Turn => format!("p{}", Rules::to_move(pos) + 1),
+            Query::Result => match pos.result() {
+                None if drawn => "draw".to_string(),
+                None => "none".to_string(),
+                Some(GameResult::Win(seat)) => format!("p{}win", seat + 1),
+                Some(GameResult::Draw) => "draw".to_string(),
             },
             Query::Fen => pos.fen(),
             Query::IsLegal(text) => self.game.legal_move(text).is_ok().to_string(),

@@ -7,7 +7,7 @@ use super::command::{Dialect, GoParams};
 use super::job::{
     AnswerStyle, FALLBACK_HASH_MIB, Job, bestmove_text, board_search, fallback_move, wait_for_the_gui,
 };
-use crate::game::{Player, Rules, rules};
+use crate::game::{BoardRules, Player, rules};
 use crate::quote::move_error_text;
 use crate::search::{Clock, Limits, MAX_DEPTH, SearchControl, Searcher, time};
 use std::sync::Arc;
@@ -17,7 +17,7 @@ use std::time::Instant;
 /// The answer when there is no move to play.
 const NO_MOVE: &str = "bestmove (none)";
 
-impl<G: Rules> BoardSession<G> {
+impl<G: BoardRules> BoardSession<G> {
     /// `go`, read at `read_at`: every time budget counts from that moment.
     pub(super) fn go(&mut self, line: u64, params: &GoParams, read_at: Instant) {
         if !self.is_idle("go") {
@@ -122,7 +122,7 @@ impl<G: Rules> BoardSession<G> {
     /// The search limits of `go`: the clock of the side to move (p1 = White), the fixed limits,
     /// and the move overhead.
     fn limits(&self, go: &GoParams) -> Limits {
-        let to_move = self.game.position().to_move();
+        let to_move = self.game.position().player_to_move();
         let (time, increment, other_time) =
             if to_move == Player::P1 { (go.wtime, go.winc, go.btime) } else { (go.btime, go.binc, go.wtime) };
         if time.is_none() && other_time.is_some() {
@@ -154,7 +154,7 @@ impl<G: Rules> BoardSession<G> {
     fn search_moves(&self, texts: &[String]) -> Vec<u16> {
         let mut codes = Vec::new();
         for text in texts {
-            match self.game.position().parse_move_text(text) {
+            match self.game.position().parse_step(text) {
                 Ok(mv) => codes.push(G::move_code(mv)),
                 Err(e) => self.common.out.info_string(&format!(
                     "error: go searchmoves: {}; the move is left out",

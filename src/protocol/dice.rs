@@ -21,11 +21,11 @@ use super::job::{Job, wait_for_the_gui};
 use super::options::Change;
 use super::{Common, Flow, Session, hello_lines};
 use crate::chance::player::{SEARCH, decide_among};
-use crate::chance::{Iteration, Limits, MAX_DEPTH};
-use crate::game::{ChanceRules, Node};
+use crate::chance::{Limits, MAX_DEPTH};
+use crate::game::{ChanceRules, Node, rules};
 use crate::quote::move_error_reason;
 use crate::search::SearchControl;
-use crate::variants::ChanceVariant;
+use crate::variants::Variant;
 use std::sync::Arc;
 use std::sync::atomic::Ordering::SeqCst;
 use std::time::{Duration, Instant};
@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 /// The engine of one dice game.
 pub(super) struct DiceSession<G: ChanceRules> {
     common: Common,
-    variant: ChanceVariant<G>,
+    variant: Variant<G>,
     position: G,
     /// The search running, or answered but not yet joined.
     job: Option<Job<()>>,
@@ -41,7 +41,7 @@ pub(super) struct DiceSession<G: ChanceRules> {
 
 impl<G: ChanceRules> DiceSession<G> {
     /// The engine at the start of a game with the `Players` option's number of players.
-    pub(super) fn new(common: Common, variant: ChanceVariant<G>) -> DiceSession<G> {
+    pub(super) fn new(common: Common, variant: Variant<G>) -> DiceSession<G> {
         let position = start::<G>(common.options.players);
         DiceSession { common, variant, position, job: None }
     }
@@ -49,7 +49,8 @@ impl<G: ChanceRules> DiceSession<G> {
 
 /// The start for `players`, or for the nearest number the game allows.
 fn start<G: ChanceRules>(players: usize) -> G {
-    G::start(players.clamp(*G::PLAYERS.start(), *G::PLAYERS.end()))
+    let players = players.clamp(*G::PLAYERS.start(), *G::PLAYERS.end());
+    rules::start_for_players(players).unwrap_or_else(|_| G::start(Default::default()))
 }
 
 impl<G: ChanceRules> Session for DiceSession<G> {
@@ -143,11 +144,11 @@ impl<G: ChanceRules> DiceSession<G> {
     fn build_position(&self, start_position: &StartPosition, events: &[String]) -> Result<G, String> {
         let mut pos = match start_position {
             StartPosition::StartPos => start::<G>(self.common.options.players),
-            StartPosition::Fen(fen) => G::parse_fen(fen)?,
+            StartPosition::Fen(fen) => rules::parse_standard_fen(fen)?,
         };
         for (i, text) in events.iter().enumerate() {
             let event = pos
-                .parse_event(text)
+                .parse_step(text)
                 .map_err(|e| format!("event {} {}: {}", i + 1, quote(text), move_error_reason(&e)))?;
             pos = pos.play(event);
         }
@@ -168,7 +169,7 @@ impl<G: ChanceRules> DiceSession<G> {
                 return self.answer_when_released(line, params, "bestmove (none)".to_string());
             }
             Node::Over => {
-                let winner = self.position.winner().map_or(0, |w| w + 1);
+                let winner = rules::winner(&self.position).map_or(0, |w| w + 1);
                 self.common.out.info_string(&format!("game over: player {winner} won"));
                 return self.answer_when_released(line, params, "bestmove (none)".to_string());
             }
@@ -228,11 +229,11 @@ impl<G: ChanceRules> DiceSession<G> {
     /// The events of `go searchmoves` that are legal decisions here. An illegal or malformed
     /// one is reported (quoted briefly) and left out; when none is left, every decision is
     /// searched (and said so), as in the board games.
-    fn search_events(&self, texts: &[String]) -> Vec<G::Event> {
+    fn search_events(&self, texts: &[String]) -> Vec<G::Step> {
         let decisions = self.position.decisions();
         let mut events = Vec::new();
         for text in texts {
-            match self.position.parse_event(text) {
+            match self.position.parse_step(text) {
                 Ok(event) if decisions.contains(&event) => events.push(event),
                 Ok(_) => self.common.out.info_string(&format!(
                     "error: go searchmoves: {} is not a decision of the player to move; the move is left out",
@@ -334,9 +335,9 @@ impl<G: ChanceRules> DiceSession<G> {
             // As `turn` says and the board games answer, a finished game included.
             Query::P1Turn => (pos.to_move() == 0).to_string(),
             Query::Turn => format!("p{}", pos.to_move() + 1),
-            Query::Result => pos.winner().map_or("none".to_string(), |w| format!("p{}win", w + 1)),
+            Query::Result => rules::winner(pos).map_or("none".to_string(), |w| format!("p{}win", w + 1)),
             Query::Fen => pos.fen(),
-            Query::IsLegal(text) => pos.parse_event(text).is_ok().to_string(),
+            Query::IsLegal(text) => pos.parse_step(text).is_ok().to_string(),
         };
         self.common.out.line(&format!("response {answer}"));
     }
@@ -346,8 +347,8 @@ impl<G: ChanceRules> DiceSession<G> {
         let pos = &self.position;
         let mut lines = pos.diagram();
         lines.push(format!("Fen: {}", pos.fen()));
-        let events: Vec<String> = pos.legal_events().iter().map(|e| e.to_string()).collect();
-        match pos.winner() {
+        let events: Vec<String> = pos.legal_steps().iter().map(|e| e.to_string()).collect();
+        match rules::winner(pos) {
             Some(w) => lines.push(format!("Game over: player {} won", w + 1)),
             None => lines.push(format!("To move: player {}", pos.to_move() + 1)),
         }
@@ -367,7 +368,7 @@ impl<G: ChanceRules> DiceSession<G> {
         self.join_job();
         let control = Arc::new(SearchControl::new());
         self.common.shared.publish(&control, line);
-        match super::terminal::dice_perft_lines(&self.position, depth, &control.stop) {
+        match super::terminal::perft_lines(&self.position, depth, &control.stop) {
             Some(lines) => self.common.out.lines(&lines),
             None => self.common.out.info_string("perft stopped"),
         }
@@ -394,7 +395,7 @@ impl<G: ChanceRules> DiceSession<G> {
 /// pondering search waits for `stop` or `ponderhit` before answering, as UCI requires.
 fn dice_search<G: ChanceRules>(
     pos: &G,
-    only: &[G::Event],
+    only: &[G::Step],
     limits: Limits,
     control: &SearchControl,
     infinite: bool,
@@ -402,7 +403,7 @@ fn dice_search<G: ChanceRules>(
 ) {
     let players = pos.players();
     let decision = decide_among(pos, only, SEARCH, 0, limits, &control.stop, &mut |it| {
-        reporter.info(info_line(it, players));
+        reporter.info(crate::tools::dice::info_line(it, players));
         reporter.offer(format!("bestmove {}", it.best));
     });
     wait_for_the_gui(control, infinite);
@@ -418,7 +419,7 @@ fn dice_search<G: ChanceRules>(
 
 /// The decision given if the search offers none before its deadline: the game's first fixed
 /// player's (a sound rule of thumb, decided in microseconds), else its first decision.
-fn fallback_event<G: ChanceRules>(pos: &G, only: &[G::Event], seed: u64) -> String {
+fn fallback_event<G: ChanceRules>(pos: &G, only: &[G::Step], seed: u64) -> String {
     let never = std::sync::atomic::AtomicBool::new(false);
     let first_fixed = G::FIXED_PLAYERS.first().copied().unwrap_or(SEARCH);
     let fixed = decide_among(
@@ -434,21 +435,4 @@ fn fallback_event<G: ChanceRules>(pos: &G, only: &[G::Event], seed: u64) -> Stri
         .map(|d| d.event)
         .or_else(|| pos.decisions().first().copied())
         .map_or("(none)".to_string(), |e| e.to_string())
-}
-
-/// The `info` line of a completed depth: the value as a centipawn-like score (the winning
-/// chance on the logistic scale of Elo) and as `wdl` (per mille, no draws), for the player to
-/// move.
-pub fn info_line<E: std::fmt::Display>(it: &Iteration<E>, players: usize) -> String {
-    let ms = it.elapsed.as_millis();
-    let nps = (it.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
-    let score = if players >= 2 {
-        let p = it.value.clamp(1e-4, 1.0 - 1e-4);
-        let cp = (400.0 * (p / (1.0 - p)).log10()).round() as i64;
-        let win = (p * 1000.0).round() as i64;
-        format!(" score cp {cp} wdl {win} 0 {}", 1000 - win)
-    } else {
-        String::new()
-    };
-    format!("info depth {} nodes {} nps {nps} time {ms}{score} pv {}", it.depth, it.nodes, it.best)
 }

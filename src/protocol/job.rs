@@ -19,7 +19,7 @@
 
 use super::answer::{Answerer, Reporter};
 use super::output::{bestmove_line, info_line};
-use crate::game::{Game, Rules};
+use crate::game::{BoardRules, Game};
 use crate::search::{Limits, SearchControl, SearchResult, Searcher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -143,7 +143,7 @@ impl<T: Send + 'static> Job<T> {
 /// The work of a board game's search thread: searches `pos` within `limits`, reporting each
 /// iteration's `info` line and best move to `reporter`, and answering when done; returns the
 /// searcher (`None` if the search failed).
-pub fn board_search<G: Rules>(
+pub fn board_search<G: BoardRules>(
     mut searcher: Searcher<G>,
     pos: G,
     limits: Limits,
@@ -199,7 +199,7 @@ pub fn wait_for_the_gui(control: &SearchControl, infinite: bool) {
 
 /// The `bestmove` line for `best` and `ponder` in `pos`, checked against the rules, and the
 /// `info string` that explains a replaced move, if one was.
-pub fn bestmove_text<G: Rules>(
+pub fn bestmove_text<G: BoardRules>(
     pos: &G,
     best: Option<G::Move>,
     ponder: Option<G::Move>,

@@ -48,7 +48,7 @@ use input::{Input, Shared};
 use options::{Change, Options};
 use output::Output;
 
-use crate::game::Rules;
+use crate::game::BoardRules;
 use crate::variants::{self, Variant};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -187,7 +187,7 @@ fn new_session(common: Common, name: &str) -> Box<dyn Session> {
     struct NewDiceSession(Common);
     impl variants::ChanceJob for NewDiceSession {
         type Output = Box<dyn Session>;
-        fn run<G: crate::game::ChanceRules>(self, variant: variants::ChanceVariant<G>) -> Box<dyn Session> {
+        fn run<G: crate::game::ChanceRules>(self, variant: variants::Variant<G>) -> Box<dyn Session> {
             Box::new(dice::DiceSession::new(self.0, variant))
         }
     }
@@ -197,13 +197,14 @@ fn new_session(common: Common, name: &str) -> Box<dyn Session> {
     }
     /// Builds the engine with the variant's game type.
     struct NewSession(Common);
-    impl variants::Job for NewSession {
+    impl variants::BoardJob for NewSession {
         type Output = Box<dyn Session>;
-        fn run<G: Rules>(self, variant: Variant<G>) -> Box<dyn Session> {
+        fn run<G: BoardRules>(self, variant: Variant<G>) -> Box<dyn Session> {
             Box::new(board::BoardSession::new(self.0, variant))
         }
     }
-    variants::dispatch(name, NewSession(common)).unwrap_or_else(|e| panic!("{e}: the option checked it"))
+    variants::dispatch_board(name, NewSession(common))
+        .unwrap_or_else(|e| panic!("{e}: the option checked it"))
 }
 
 /// The state of the engine loop that does not depend on the game.

@@ -10,7 +10,7 @@
 //! [`Output::is_closed`], ends quietly. (`println!` would panic instead, which is why the
 //! protocol never uses it.)
 
-use crate::game::Rules;
+use crate::game::BoardRules;
 use crate::search::{Score, SearchInfo};
 use std::fmt::Display;
 use std::io::Write;
@@ -123,7 +123,12 @@ pub fn bestmove_line<M: Display>(best: Option<M>, ponder: Option<M>) -> String {
 /// The board for `d`: the game's diagram, then the FEN, the side to move `side` (or how the
 /// game ended, `ending`) and the legal moves `moves`, sorted (see `played.rs`, which decides
 /// them: a drawn game has none).
-pub fn board_lines<G: Rules>(pos: &G, ending: Option<String>, side: &str, moves: &[String]) -> Vec<String> {
+pub fn board_lines<G: BoardRules>(
+    pos: &G,
+    ending: Option<String>,
+    side: &str,
+    moves: &[String],
+) -> Vec<String> {
     let mut lines = pos.diagram();
     lines.push(format!("Fen: {}", pos.fen()));
     match ending {
@@ -199,7 +204,7 @@ mod tests {
     fn the_board_of_the_start_position() {
         use crate::impasse::Position;
         let pos = Position::startpos();
-        let lines = board_lines(&pos, None, "white", &crate::game::rules::sorted_move_texts(&pos));
+        let lines = board_lines(&pos, None, "white", &crate::game::rules::sorted_step_texts(&pos));
         assert_eq!(lines[1], " 8 |   W   b   W   b |");
         assert_eq!(lines[8], " 1 | w   B   w   B   |");
         assert_eq!(lines[11], format!("Fen: {}", crate::impasse::START_FEN));

@@ -9,7 +9,7 @@
 
 use super::command::{StartPosition, quote};
 use super::output;
-use crate::game::{GameHistory, Rules, rules};
+use crate::game::{BoardRules, GameHistory, Rules, rules};
 use crate::quote::move_error_reason;
 use crate::variants::Variant;
 
@@ -17,11 +17,11 @@ use crate::variants::Variant;
 pub const DRAWN: &str = "draw by threefold repetition";
 
 /// A game: its positions since the last irreversible move, the current one last.
-pub struct PlayedGame<G: Rules> {
+pub struct PlayedGame<G: BoardRules> {
     history: GameHistory<G>,
 }
 
-impl<G: Rules> PlayedGame<G> {
+impl<G: BoardRules> PlayedGame<G> {
     /// A game that starts at `start`.
     pub fn new(start: G) -> PlayedGame<G> {
         PlayedGame { history: GameHistory::new(start) }
@@ -84,15 +84,15 @@ impl<G: Rules> PlayedGame<G> {
         if self.is_drawn() {
             return Err(format!("the game is over ({DRAWN})"));
         }
-        self.position().parse_move_text(text).map_err(|e| move_error_reason(&e))
+        self.position().parse_step(text).map_err(|e| move_error_reason(&e))
     }
 
     /// The board for `d`: the diagram, the FEN, the side to move or how the game ended, and the
     /// legal moves (none once the game is over).
     pub fn board_lines(&self) -> Vec<String> {
         let pos = self.position();
-        let moves = if self.is_over() { Vec::new() } else { rules::sorted_move_texts(pos) };
-        let side = rules::player_name::<G>(pos.to_move());
+        let moves = if self.is_over() { Vec::new() } else { rules::sorted_step_texts(pos) };
+        let side = rules::seat_name::<G>(Rules::to_move(pos));
         output::board_lines(pos, self.ending(), side, &moves)
     }
 }
@@ -104,9 +104,9 @@ mod tests {
 
     #[test]
     fn positions_are_built_or_explained() {
-        let impasse = Variant::<crate::impasse::Position> { info: &variants::VARIANTS[0], setup: () };
+        let impasse = Variant::<crate::impasse::Position> { info: &variants::VARIANTS[0], params: () };
         let game = PlayedGame::build(impasse, &StartPosition::StartPos, &["d2f4".into()]).unwrap();
-        assert_eq!(game.position().to_move(), crate::game::Player::P2);
+        assert_eq!(crate::game::BoardRules::player_to_move(game.position()), crate::game::Player::P2);
         let error = PlayedGame::build(impasse, &StartPosition::StartPos, &["d2f4".into(), "d2f4".into()])
             .err()
             .unwrap();
@@ -121,7 +121,7 @@ mod tests {
     #[test]
     fn a_drawn_game_has_no_legal_move() {
         let hexdame = variants::find("hexdame").unwrap();
-        let variant = Variant::<crate::hexdame::Position> { info: hexdame, setup: () };
+        let variant = Variant::<crate::hexdame::Position> { info: hexdame, params: () };
         let moves: Vec<String> = ["a1-a2", "i9-c3", "a2-a1", "c3-i9", "a1-a2", "i9-c3", "a2-a1", "c3-i9"]
             .iter()
             .map(|m| m.to_string())
@@ -129,7 +129,7 @@ mod tests {
         let start = StartPosition::Fen("W:WKa1:BKi9".into());
         let game = PlayedGame::build(variant, &start, &moves).unwrap();
         assert!(game.is_drawn() && game.is_over());
-        assert!(game.position().parse_move_text("a1-b2").is_ok(), "the position alone has moves");
+        assert!(game.position().parse_step("a1-b2").is_ok(), "the position alone has moves");
         assert_eq!(game.legal_move("a1-b2"), Err(format!("the game is over ({DRAWN})")));
         let board = game.board_lines();
         assert_eq!(board.last().unwrap(), "Legal moves (0): ");

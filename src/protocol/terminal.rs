@@ -9,39 +9,19 @@
 //! the same search signature (total node count) as the command line.
 
 use super::output::Output;
-use crate::game::{ChanceRules, Rules};
+use crate::game::{BoardRules, Rules};
 use crate::search::SearchControl;
-use crate::tools::{bench, dice, perft};
+use crate::tools::{bench, perft};
 use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
-/// Below this depth a perft is counted in one go (a few milliseconds at most); above it, the
-/// count is split so that the stop flag is polled between subtrees.
-const UNINTERRUPTED_PERFT_DEPTH: u32 = 4;
-
-/// `perft N`: one `MOVE COUNT` line per legal move (sorted by move text), then
-/// `nodes N time MS nps X`. Returns `None` if stopped.
+/// `perft N`: one `STEP COUNT` line per legal step (in the game's listing order: board games
+/// by move text), then `nodes N time MS nps X`. Returns `None` if stopped.
 pub fn perft_lines<G: Rules>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<Vec<String>> {
     perft_report(depth, || {
-        let mut rows = Vec::new();
-        for &mv in pos.legal_moves().as_ref() {
-            rows.push((mv.to_string(), stoppable_perft(&pos.make_move(mv), depth - 1, stop)?));
-        }
-        rows.sort();
-        Some(rows)
-    })
-}
-
-/// `perft N` in a dice game: one `EVENT COUNT` line per legal event (in the rules' order, as
-/// `steere divide`), then `nodes N time MS nps X`. Returns `None` if stopped.
-pub fn dice_perft_lines<G: ChanceRules>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<Vec<String>> {
-    perft_report(depth, || {
-        let mut rows = Vec::new();
-        for event in pos.legal_events() {
-            rows.push((event.to_string(), dice::stoppable_perft(&pos.play(event), depth - 1, stop)?));
-        }
-        Some(rows)
+        let rows = perft::divide(pos, depth, stop)?;
+        Some(rows.into_iter().map(|(step, count)| (step.to_string(), count)).collect())
     })
 }
 
@@ -63,21 +43,6 @@ fn perft_report(depth: u32, rows: impl FnOnce() -> Option<Vec<(String, u64)>>) -
     Some(lines)
 }
 
-/// [`perft::perft`] that gives up (`None`) once `stop` is raised.
-fn stoppable_perft<G: Rules>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    if stop.load(Relaxed) {
-        return None;
-    }
-    if depth <= UNINTERRUPTED_PERFT_DEPTH {
-        return Some(perft::perft(pos, depth));
-    }
-    let mut total = 0;
-    for &mv in pos.legal_moves().as_ref() {
-        total += stoppable_perft(&pos.make_move(mv), depth - 1, stop)?;
-    }
-    Some(total)
-}
-
 /// The table size of `bench`, as `steere bench` (it is part of the signature).
 const BENCH_HASH_MIB: usize = 16;
 
@@ -85,7 +50,7 @@ const BENCH_HASH_MIB: usize = 16;
 /// a fresh 16 MiB table, printing `position I/N bestmove M score S nodes N time MS fen F` per
 /// position and `nodes N time MS nps X` at the end, as `steere bench` does. Returns false if
 /// stopped.
-pub fn bench<G: Rules>(variant: Variant<G>, depth: u32, control: &SearchControl, out: &Output) -> bool {
+pub fn bench<G: BoardRules>(variant: Variant<G>, depth: u32, control: &SearchControl, out: &Output) -> bool {
     let lines = bench::bench(variant, depth, 1, BENCH_HASH_MIB, control, &mut |i, n, line| {
         out.line(&bench::position_line(i, n, line))
     });
@@ -115,7 +80,7 @@ mod tests {
     fn a_stopped_perft_gives_up() {
         let stop = AtomicBool::new(true);
         assert_eq!(perft_lines(&Position::startpos(), 9, &stop), None);
-        assert_eq!(dice_perft_lines(&crate::cantstop::Position::start(2), 12, &stop), None);
+        assert_eq!(perft_lines(&crate::cantstop::Position::start(2), 12, &stop), None);
     }
 
     /// R15: perft 0 is 1 in a dice game too; deeper, the rows add up to the command line's count.
@@ -123,11 +88,11 @@ mod tests {
     fn a_dice_perft_counts_as_the_command_line() {
         let stop = AtomicBool::new(false);
         let start = crate::cantstop::Position::start(2);
-        let lines = dice_perft_lines(&start, 0, &stop).unwrap();
+        let lines = perft_lines(&start, 0, &stop).unwrap();
         assert_eq!(lines.len(), 1);
         assert!(lines[0].starts_with("nodes 1 "), "{lines:?}");
-        let lines = dice_perft_lines(&start, 6, &stop).unwrap();
-        let total = dice::perft(&start, 6);
+        let lines = perft_lines(&start, 6, &stop).unwrap();
+        let total = perft::perft(&start, 6);
         assert!(lines.last().unwrap().starts_with(&format!("nodes {total} ")), "{lines:?}");
         assert_eq!(lines.len(), start.legal_events().len() + 1);
     }

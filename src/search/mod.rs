@@ -3,7 +3,8 @@
 //! The scheme, room by room:
 //! - [`Searcher`] (this file) owns the long-lived state (the transposition table and the
 //!   per-thread ordering tables) and runs one search per call of [`Searcher::search`];
-//! - `threads.rs`: Lazy SMP, every thread searching the same root and sharing the table;
+//! - `threads.rs`: Lazy SMP, every thread searching the same root and sharing the table
+//!   (`shared.rs`: what they share);
 //! - `negamax.rs`: iterative deepening with aspiration windows over principal-variation
 //!   alpha-beta (negamax form), the worker that one thread runs;
 //! - `ordering.rs`: move ordering (TT move, forcing moves, killers, history);
@@ -22,6 +23,7 @@
 pub mod hash_size;
 mod negamax;
 mod ordering;
+mod shared;
 mod threads;
 pub mod time;
 pub mod tt;

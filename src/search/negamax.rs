@@ -48,14 +48,15 @@
 //! loser, and a 0 among them stops the proof). Reused on another path, such an entry can only
 //! misjudge how drawish a position is, which costs strength, never legality or a false mate.
 //!
-//! No null-move pruning: Impasse has no passes, and being unable to move is not a handicap but
-//! an impasse removal, so the null-move observation ("a free move only helps") does not hold.
+//! No null-move pruning: [`Game`] has no notion of a pass, and the null-move observation ("a
+//! free move only helps") is a property of a game, which the search cannot assume; a game for
+//! which it holds would say so through the trait, as it says whether it can repeat.
 //!
-//! Impasse and Dipole are always "quiet" for the capture extension: Impasse has no captures, and
-//! the evaluation of a race position is as stable one ply later as now.
+//! Leaves are extended where [`Game::is_quiet`] says the evaluation is not to be trusted; a game
+//! that does not answer it is always quiet (the trait's default).
 
 use super::ordering::{OrderingTables, SELECT_FIRST, is_plain, pick, sort_rest};
-use super::threads::Shared;
+use super::shared::Shared;
 use super::time::TimeManager;
 use super::tt::Bound;
 use super::{

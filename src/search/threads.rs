@@ -19,6 +19,7 @@
 
 use super::negamax::Worker;
 use super::ordering::OrderingTables;
+use super::shared::Shared;
 use super::tt::TranspositionTable;
 use super::{Limits, SearchControl, SearchInfo, SearchParams, SearchResult};
 use crate::game::Game;
@@ -27,26 +28,6 @@ use std::time::{Duration, Instant};
 
 /// Stack size of helper threads: the recursion holds a move list per ply.
 const HELPER_STACK: usize = 16 << 20;
-
-/// What every thread of one search shares.
-pub struct Shared<'a> {
-    /// The transposition table.
-    pub tt: &'a TranspositionTable,
-    /// Raised by the main thread to end the search of every thread.
-    pub abort: AtomicBool,
-    /// Nodes searched by all threads (batched).
-    pub nodes: AtomicU64,
-    /// The driver's flags.
-    pub control: &'a SearchControl,
-    /// The limits of this search.
-    pub limits: &'a Limits,
-    /// The selective techniques in use.
-    pub params: SearchParams,
-    /// When the search started.
-    pub start: Instant,
-    /// The game's positions before the root since its last irreversible move (repetition games).
-    pub history: &'a [u64],
-}
 
 /// Runs one search of `pos` on `tables.len()` threads (the calling thread is the main one).
 /// The result goes to `on_done` before the helper threads are joined (see

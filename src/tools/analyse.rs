@@ -1,7 +1,7 @@
 //! `steere analyse`: search one position and print the progress of the search, one line per
 //! completed iteration, then the best move.
 
-use crate::game::Rules;
+use crate::game::BoardRules;
 use crate::search::{Limits, SearchControl, SearchInfo, SearchResult, Searcher};
 use std::fmt::Display;
 
@@ -34,7 +34,7 @@ pub fn bestmove_line<M: Display>(result: &SearchResult<M>) -> String {
 
 /// Searches `pos` within `limits` with `searcher` (made by the caller with the table and threads
 /// asked for: [`Searcher::try_new`]), passing every output line to `out` as it comes.
-pub fn analyse<G: Rules>(
+pub fn analyse<G: BoardRules>(
     pos: &G,
     limits: &Limits,
     searcher: &mut Searcher<G>,

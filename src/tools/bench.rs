@@ -8,7 +8,7 @@
 //! measure speed; with several threads, the time to reach the same depth measures the Lazy SMP
 //! gain.
 
-use crate::game::Rules;
+use crate::game::BoardRules;
 use crate::search::{Limits, Score, SearchControl, Searcher};
 use crate::variants::Variant;
 use std::time::{Duration, Instant};
@@ -36,7 +36,7 @@ pub type EachLine<'a, M> = &'a mut dyn FnMut(usize, usize, &BenchLine<M>);
 /// `hash_mib` MiB table (a size of the engine's own: a size from the user is allocated with
 /// [`Searcher::try_new`] and given to [`bench_with`]), cleared before each position; calls
 /// `each` after each position. Returns the lines of the positions searched.
-pub fn bench<G: Rules>(
+pub fn bench<G: BoardRules>(
     variant: Variant<G>,
     depth: u32,
     threads: usize,
@@ -48,7 +48,7 @@ pub fn bench<G: Rules>(
 }
 
 /// [`bench`] with `searcher` (its table cleared before each position).
-pub fn bench_with<G: Rules>(
+pub fn bench_with<G: BoardRules>(
     variant: Variant<G>,
     depth: u32,
     searcher: &mut Searcher<G>,

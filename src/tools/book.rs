@@ -19,10 +19,10 @@
 //! The books of the repository are compiled into the binary (the variant registry's
 //! `openings`) as the defaults of `steere match`, so the runner works from any directory.
 
-use crate::game::Rules;
+use crate::game::BoardRules;
 use crate::search::{Limits, Score, SearchControl, Searcher};
 use crate::tools::rng::SplitMix64;
-use crate::variants::{self, Job, Variant};
+use crate::variants::{self, BoardJob, Variant};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::io::IsTerminal;
@@ -75,7 +75,7 @@ impl BookArgs {
 }
 
 /// Distinct positions `plies` random moves from the start (step 1 of the module docs).
-pub fn candidates<G: Rules>(variant: Variant<G>, args: &BookArgs) -> Vec<G> {
+pub fn candidates<G: BoardRules>(variant: Variant<G>, args: &BookArgs) -> Vec<G> {
     let wanted = args.count as usize * CANDIDATES_PER_POSITION;
     let mut rng = SplitMix64(args.seed);
     let mut seen = FxHashSet::default();
@@ -102,7 +102,7 @@ pub fn candidates<G: Rules>(variant: Variant<G>, args: &BookArgs) -> Vec<G> {
 }
 
 /// Generates the book: the kept positions with their search scores, in order.
-pub fn generate<G: Rules>(
+pub fn generate<G: BoardRules>(
     variant: Variant<G>,
     args: &BookArgs,
     progress: &mut dyn FnMut(usize, usize),
@@ -145,7 +145,7 @@ pub fn generate<G: Rules>(
 }
 
 /// The book text: the header (with the exact command) and one FEN per line.
-pub fn render<G: Rules>(variant: Variant<G>, args: &BookArgs, kept: &[(G, i32)]) -> String {
+pub fn render<G: BoardRules>(variant: Variant<G>, args: &BookArgs, kept: &[(G, i32)]) -> String {
     let mut out = format!(
         "# Opening book of `steere match` for {}: distinct positions {} plies from the start\n\
          # position, reached by uniformly random legal moves (SplitMix64, seed {}), kept when a\n\
@@ -175,15 +175,15 @@ pub fn render<G: Rules>(variant: Variant<G>, args: &BookArgs, kept: &[(G, i32)])
 /// `steere book`: generates the book of `--variant` and writes it to `--out` or stdout;
 /// progress on stderr.
 pub fn run(args: &BookArgs) -> Result<(), String> {
-    variants::dispatch(&args.variant, BookJob(args))?
+    variants::dispatch_board(&args.variant, BookJob(args))?
 }
 
 /// `steere book` with the rules of the variant.
 struct BookJob<'a>(&'a BookArgs);
 
-impl Job for BookJob<'_> {
+impl BoardJob for BookJob<'_> {
     type Output = Result<(), String>;
-    fn run<G: Rules>(self, variant: Variant<G>) -> Result<(), String> {
+    fn run<G: BoardRules>(self, variant: Variant<G>) -> Result<(), String> {
         let args = self.0;
         let terminal = std::io::stderr().is_terminal();
         let kept = generate(variant, args, &mut |searched, kept| {
@@ -208,7 +208,7 @@ impl Job for BookJob<'_> {
 
 /// Reads a book of `variant`: one FEN per line; blank lines, `#` comments and anything after
 /// a `;` on a line are ignored (so EPD-style annotations are accepted). Errors name the line.
-pub fn parse_book<G: Rules>(variant: Variant<G>, text: &str) -> Result<Vec<G>, String> {
+pub fn parse_book<G: BoardRules>(variant: Variant<G>, text: &str) -> Result<Vec<G>, String> {
     let positions = variant.positions(text)?;
     if let Some(over) = positions.iter().find(|pos| pos.outcome().is_some()) {
         return Err(format!("the game is already over in '{}'", over.fen()));

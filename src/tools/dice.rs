@@ -1,61 +1,20 @@
-//! The command-line jobs of dice games, written once over [`ChanceRules`]: perft and divide,
-//! the legal events, analysis, odds, the bench and the solitaire study.
+//! The command-line jobs of dice games, written once over [`ChanceRules`]: analysis, the
+//! bench and the solitaire study (perft, divide and the legal steps are every game's, in
+//! `tools/perft.rs`).
 
 use crate::chance::player::{SEARCH, decide};
 use crate::chance::{ChanceSearch, Iteration, Limits};
-use crate::game::{ChanceRules, Node};
+use crate::game::{ChanceRules, Node, rules};
 use crate::tools::rng::SplitMix64;
-use crate::variants::ChanceVariant;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use crate::variants::Variant;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
-
-/// The number of event sequences of length `depth` (a roll phase counts each distinct roll
-/// once; a finished game has no events).
-pub fn perft<G: ChanceRules>(pos: &G, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let events = pos.legal_events();
-    if depth == 1 {
-        return events.len() as u64;
-    }
-    events.iter().map(|&e| perft(&pos.play(e), depth - 1)).sum()
-}
-
-/// Below this depth a dice perft is counted in one go (a few milliseconds: 126 rolls a roll
-/// phase); above it, [`stoppable_perft`] polls its stop flag between subtrees.
-const UNINTERRUPTED_PERFT_DEPTH: u32 = 3;
-
-/// [`perft`] that gives up (`None`) once `stop` is raised (the protocol's `perft`).
-pub fn stoppable_perft<G: ChanceRules>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    if stop.load(Relaxed) {
-        return None;
-    }
-    if depth <= UNINTERRUPTED_PERFT_DEPTH {
-        return Some(perft(pos, depth));
-    }
-    let mut total = 0;
-    for event in pos.legal_events() {
-        total += stoppable_perft(&pos.play(event), depth - 1, stop)?;
-    }
-    Some(total)
-}
-
-/// Perft below each legal event, in the rules' order.
-pub fn divide<G: ChanceRules>(pos: &G, depth: u32) -> Vec<(G::Event, u64)> {
-    pos.legal_events().into_iter().map(|e| (e, perft(&pos.play(e), depth.saturating_sub(1)))).collect()
-}
-
-/// One `EVENT FEN-AFTER` line per legal event, in the rules' order.
-pub fn moves_lines<G: ChanceRules>(pos: &G) -> Vec<String> {
-    pos.legal_events().into_iter().map(|e| format!("{e} {}", pos.play(e).fen())).collect()
-}
 
 /// The bench: every bench position searched to `depth` rolls on one thread; one line per
 /// position through `out`, and the summary line returned (`nodes N time MS nps X`: N is the
 /// dice search's signature).
 pub fn bench<G: ChanceRules>(
-    variant: ChanceVariant<G>,
+    variant: Variant<G>,
     depth: u32,
     stop: &AtomicBool,
     out: &mut dyn FnMut(String),
@@ -98,7 +57,8 @@ pub fn analyse<G: ChanceRules>(
             return;
         }
         Node::Over => {
-            out(format!("info string game over: player {} won", pos.winner().map_or(0, |w| w + 1)));
+            let winner = rules::winner(pos).map_or(0, |w| w + 1);
+            out(format!("info string game over: player {winner} won"));
             out("bestmove (none)".into());
             return;
         }
@@ -106,7 +66,7 @@ pub fn analyse<G: ChanceRules>(
     }
     let stop = AtomicBool::new(false);
     let players = pos.players();
-    let mut report = |it: &Iteration<G::Event>| out(crate::protocol::dice::info_line(it, players));
+    let mut report = |it: &Iteration<G::Step>| out(info_line(it, players));
     let decision = decide(pos, strategy, seed, limits, &stop, &mut report);
     if let Some(decision) = decision {
         if let Some(it) = decision.search.as_ref().filter(|_| strategy == SEARCH) {
@@ -188,9 +148,7 @@ fn play_solitaire<G: ChanceRules>(start: G, strategy: &str, seed: u64, game: u64
             turns += 1;
         }
         pos = match pos.node() {
-            Node::Chance => {
-                pos.play(pos.chance_event((rng.next_u64() % u64::from(pos.chance_total())) as u32))
-            }
+            Node::Chance => pos.play(random_chance_step(pos, &mut rng)),
             _ => {
                 let decision = decide(&pos, strategy, seed ^ game, limits, &stop, &mut |_| {});
                 pos.play(decision.expect("a decision node has decisions").event)
@@ -212,6 +170,7 @@ pub fn duel<G: ChanceRules>(
     limits: Limits,
     jobs: usize,
 ) -> (Vec<u64>, u64) {
+    let Ok(start) = rules::start_for_players::<G>(players) else { return (vec![0; strategies.len()], 0) };
     let wins = std::sync::Mutex::new(vec![0u64; strategies.len()]);
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
@@ -226,9 +185,7 @@ pub fn duel<G: ChanceRules>(
                     let seats: Vec<usize> =
                         (0..players).map(|s| (s + rotation) % players % strategies.len()).collect();
                     let seat_strategies: Vec<&str> = seats.iter().map(|&i| strategies[i]).collect();
-                    if let Some(winner) =
-                        play_duel(G::start(players), &seat_strategies, seed, stream as u64, limits)
-                    {
+                    if let Some(winner) = play_duel(start, &seat_strategies, seed, stream as u64, limits) {
                         wins.lock().unwrap_or_else(|p| p.into_inner())[seats[winner]] += 1;
                     }
                 }
@@ -251,10 +208,8 @@ fn play_duel<G: ChanceRules>(
     let mut pos = start;
     for _ in 0..SOLITAIRE_TURN_LIMIT as usize * seats.len() * 64 {
         pos = match pos.node() {
-            Node::Over => return pos.winner(),
-            Node::Chance => {
-                pos.play(pos.chance_event((rng.next_u64() % u64::from(pos.chance_total())) as u32))
-            }
+            Node::Over => return rules::winner(&pos),
+            Node::Chance => pos.play(random_chance_step(pos, &mut rng)),
             Node::Decision => {
                 let strategy = seats[pos.to_move()];
                 let decision = decide(&pos, strategy, seed ^ stream, limits, &stop, &mut |_| {});
@@ -263,4 +218,27 @@ fn play_duel<G: ChanceRules>(
         };
     }
     None
+}
+
+/// The chance step of a uniformly drawn elementary outcome (a chance node's).
+fn random_chance_step<G: ChanceRules>(pos: G, rng: &mut SplitMix64) -> G::Step {
+    let index = (rng.next_u64() % u64::from(pos.chance_total().max(1))) as u32;
+    pos.chance_step(index).expect("a chance node has chance steps")
+}
+
+/// The `info` line of a completed depth (the protocol's and `steere analyse`'s): the value as a centipawn-like score (the winning
+/// chance on the logistic scale of Elo) and as `wdl` (per mille, no draws), for the player to
+/// move.
+pub fn info_line<E: std::fmt::Display>(it: &Iteration<E>, players: usize) -> String {
+    let ms = it.elapsed.as_millis();
+    let nps = (it.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
+    let score = if players >= 2 {
+        let p = it.value.clamp(1e-4, 1.0 - 1e-4);
+        let cp = (400.0 * (p / (1.0 - p)).log10()).round() as i64;
+        let win = (p * 1000.0).round() as i64;
+        format!(" score cp {cp} wdl {win} 0 {}", 1000 - win)
+    } else {
+        String::new()
+    };
+    format!("info depth {} nodes {} nps {nps} time {ms}{score} pv {}", it.depth, it.nodes, it.best)
 }

@@ -35,7 +35,7 @@
 //! Moves are in the game's notation and are read in the context of the position, so an
 //! illegal move is an error. Strings are written in double quotes (a quoted string may hold
 //! `;`); a one-word string may go without them. A `;` before the first operation (as in
-//! `positions/perft.epd`) and after the last are allowed. Lines that are blank or start with `#`
+//! `positions/impasse-perft.epd`) and after the last are allowed. Lines that are blank or start with `#`
 //! hold no position. Unknown opcodes are errors rather than silently ignored: a misspelt
 //! expectation must not turn into a test that always passes.
 //!
@@ -43,7 +43,7 @@
 //! strings); its error messages name the opcode or operand at fault but not the line number,
 //! which the caller ([`parse_text`]) adds.
 
-use crate::game::Rules;
+use crate::game::BoardRules;
 use crate::quote::{move_error_text, quote};
 use crate::search::Score;
 use crate::variants::Variant;
@@ -97,7 +97,7 @@ impl fmt::Display for Expectation {
 
 /// One test position and its expectations.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EpdEntry<G: Rules> {
+pub struct EpdEntry<G: BoardRules> {
     /// The position.
     pub position: G,
     /// `bm`: the move found must be one of these (empty: no such expectation).
@@ -112,7 +112,7 @@ pub struct EpdEntry<G: Rules> {
     pub comments: Vec<(u8, String)>,
 }
 
-impl<G: Rules> EpdEntry<G> {
+impl<G: BoardRules> EpdEntry<G> {
     /// An entry with no expectation.
     pub fn new(position: G) -> EpdEntry<G> {
         EpdEntry {
@@ -126,7 +126,7 @@ impl<G: Rules> EpdEntry<G> {
     }
 }
 
-impl<G: Rules> fmt::Display for EpdEntry<G> {
+impl<G: BoardRules> fmt::Display for EpdEntry<G> {
     /// The canonical line: `FEN bm ..; am ..; win N; id "..."; c0 "..."` (only the operations
     /// present), which [`parse_line`] reads back to an equal entry.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -157,7 +157,7 @@ impl<G: Rules> fmt::Display for EpdEntry<G> {
 
 /// Parses one line with the rules of `variant`. `Ok(None)` for a blank line or a `#` comment;
 /// an error message (without the line number) for a malformed line. Never panics.
-pub fn parse_line<G: Rules>(variant: Variant<G>, line: &str) -> Result<Option<EpdEntry<G>>, String> {
+pub fn parse_line<G: BoardRules>(variant: Variant<G>, line: &str) -> Result<Option<EpdEntry<G>>, String> {
     let line = line.trim();
     if line.is_empty() || line.starts_with('#') {
         return Ok(None);
@@ -190,7 +190,10 @@ pub fn parse_line<G: Rules>(variant: Variant<G>, line: &str) -> Result<Option<Ep
 
 /// Parses every line of `text` with the rules of `variant`; returns the 1-based line number
 /// and the result of each line that is not blank or a comment.
-pub fn parse_text<G: Rules>(variant: Variant<G>, text: &str) -> Vec<(usize, Result<EpdEntry<G>, String>)> {
+pub fn parse_text<G: BoardRules>(
+    variant: Variant<G>,
+    text: &str,
+) -> Vec<(usize, Result<EpdEntry<G>, String>)> {
     text.lines()
         .enumerate()
         .filter_map(|(i, line)| match parse_line(variant, line) {
@@ -265,7 +268,7 @@ fn split_operations(text: &str) -> Result<Vec<Operation>, String> {
 }
 
 /// Records one operation in `entry`, checking its operands.
-fn apply_operation<G: Rules>(
+fn apply_operation<G: BoardRules>(
     variant: Variant<G>,
     entry: &mut EpdEntry<G>,
     op: &Operation,
@@ -298,7 +301,7 @@ fn apply_operation<G: Rules>(
                 }
                 let mv = entry
                     .position
-                    .parse_move_text(text)
+                    .parse_step(text)
                     .map_err(|e| format!("{code}: {}", move_error_text(&e)))?;
                 if !moves.contains(&mv) {
                     moves.push(mv);
@@ -366,7 +369,7 @@ fn comment_number(code: &str) -> Option<u8> {
 
 /// Rejects expectations that the rules alone show impossible, so that a typo in a suite is
 /// reported instead of turning into a position that can never pass.
-fn check_consistency<G: Rules>(entry: &EpdEntry<G>) -> Result<(), String> {
+fn check_consistency<G: BoardRules>(entry: &EpdEntry<G>) -> Result<(), String> {
     let outcome = entry.position.outcome();
     let over = outcome.is_some();
     if outcome == Some(crate::game::Outcome::Win) && entry.value.is_some() {
@@ -404,7 +407,7 @@ mod tests {
     const FEN: &str = "8/8/5b2/8/8/8/3w4/B7 w";
 
     fn impasse() -> Variant<Position> {
-        Variant { info: variants::find("impasse").unwrap(), setup: () }
+        Variant { info: variants::find("impasse").unwrap(), params: () }
     }
 
     fn parse(line: &str) -> Result<EpdEntry<Position>, String> {
@@ -440,7 +443,7 @@ mod tests {
     #[test]
     fn reads_draws_and_writes_them_back() {
         let hexdame =
-            Variant::<crate::hexdame::Position> { info: variants::find("hexdame").unwrap(), setup: () };
+            Variant::<crate::hexdame::Position> { info: variants::find("hexdame").unwrap(), params: () };
         let line = "W:WKa1:BKi9 bm a1-a2 a1-b1; draw; id \"kk\"";
         let entry = parse_line(hexdame, line).unwrap().unwrap();
         assert_eq!((entry.value, entry.best_moves.len()), (Some(Expectation::Draw), 2));
@@ -522,7 +525,7 @@ mod tests {
     fn a_variant_operation_must_agree_with_the_line_s_game() {
         let dipole = Variant::<crate::dipole::Position> {
             info: variants::find("dipole").unwrap(),
-            setup: crate::dipole::Variant::Dipole,
+            params: crate::dipole::Variant::Dipole,
         };
         let line = "3,b12,4/8/8/8/8/8/8/4,w12,3 w; variant dipole; am e1e2";
         assert!(parse_line(dipole, line).unwrap_err().contains("am: illegal"));

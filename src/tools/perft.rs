@@ -1,9 +1,11 @@
-//! Perft: the number of move sequences of a given length, the standard correctness and speed
-//! test of a move generator. The last ply is bulk-counted with [`Rules::count_moves`]
-//! instead of generating and making each move.
+//! Perft: the number of step sequences of a given length (moves in a board game; rolls and
+//! decisions alike in a dice game), the standard correctness and speed test of a move
+//! generator, written once over [`Rules`] for every game. The last ply is bulk-counted with
+//! [`Rules::count_steps`] instead of generating and making each step.
 
 use crate::game::Rules;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// The deepest perft and divide the command line and the protocol accept, in plies (in a dice
@@ -22,33 +24,56 @@ pub fn check_depth(depth: u32) -> Result<u32, String> {
     }
 }
 
-/// The number of move sequences of length `depth` from `pos` (1 at depth 0).
+/// The number of step sequences of length `depth` from `pos` (1 at depth 0; a finished game
+/// has no steps).
 pub fn perft<G: Rules>(pos: &G, depth: u32) -> u64 {
     match depth {
         0 => 1,
-        1 => pos.count_moves(),
-        _ => pos.legal_moves().as_ref().iter().map(|&mv| perft(&pos.make_move(mv), depth - 1)).sum(),
+        1 => pos.count_steps(),
+        _ => pos.steps().as_ref().iter().map(|&step| perft(&pos.play(step), depth - 1)).sum(),
     }
 }
 
-/// [`perft`] with the root moves shared among the threads of the current rayon pool.
+/// [`perft`] with the root steps shared among the threads of the current rayon pool.
 pub fn perft_parallel<G: Rules>(pos: &G, depth: u32) -> u64 {
     if depth <= 1 {
         return perft(pos, depth);
     }
-    pos.legal_moves().as_ref().par_iter().map(|&mv| perft(&pos.make_move(mv), depth - 1)).sum()
+    pos.steps().as_ref().par_iter().map(|&step| perft(&pos.play(step), depth - 1)).sum()
 }
 
-/// Perft below each root move, sorted by move text (the `divide` command).
-pub fn divide<G: Rules>(pos: &G, depth: u32) -> Vec<(G::Move, u64)> {
-    let mut rows: Vec<(G::Move, u64)> = pos
-        .legal_moves()
-        .as_ref()
-        .iter()
-        .map(|&mv| (mv, perft(&pos.make_move(mv), depth.saturating_sub(1))))
-        .collect();
-    rows.sort_by_cached_key(|(mv, _)| mv.to_string());
-    rows
+/// Below this depth a perft is counted in one go (milliseconds at most); above it,
+/// [`stoppable_perft`] polls its stop flag between subtrees.
+const UNINTERRUPTED_PERFT_DEPTH: u32 = 3;
+
+/// [`perft`] that gives up (`None`) once `stop` is raised (the protocol's `perft`).
+pub fn stoppable_perft<G: Rules>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Relaxed) {
+        return None;
+    }
+    if depth <= UNINTERRUPTED_PERFT_DEPTH {
+        return Some(perft(pos, depth));
+    }
+    let mut total = 0;
+    for &step in pos.steps().as_ref() {
+        total += stoppable_perft(&pos.play(step), depth - 1, stop)?;
+    }
+    Some(total)
+}
+
+/// Perft below each legal step, in the game's listing order ([`Rules::legal_steps`]: board
+/// games by move text); `None` once `stop` is raised.
+pub fn divide<G: Rules>(pos: &G, depth: u32, stop: &AtomicBool) -> Option<Vec<(G::Step, u64)>> {
+    let mut rows = Vec::new();
+    for step in pos.legal_steps() {
+        rows.push((step, stoppable_perft(&pos.play(step), depth.saturating_sub(1), stop)?));
+    }
+    Some(rows)
+}
+
+/// One `STEP FEN-AFTER` line per legal step, in the game's listing order (`steere moves`).
+pub fn moves_lines<G: Rules>(pos: &G) -> Vec<String> {
+    pos.legal_steps().into_iter().map(|step| format!("{step} {}", pos.play(step).fen())).collect()
 }
 
 /// The summary line shared by `perft`, `divide` and `bench`: `nodes N time MS nps X`.

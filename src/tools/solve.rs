@@ -55,10 +55,10 @@
 
 use super::epd::{self, EpdEntry, Expectation};
 use super::epd_file::{self, Section};
-use crate::game::Rules;
+use crate::game::BoardRules;
 use crate::quote::shorten;
 use crate::search::{Limits, Score, SearchControl, SearchParams, Searcher};
-use crate::variants::{self, Job, Variant};
+use crate::variants::{self, BoardJob, Variant};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -73,7 +73,7 @@ const WORKER_STACK: usize = 16 << 20;
 #[derive(clap::Args, Clone, Debug)]
 #[command(group(clap::ArgGroup::new("limit").args(["movetime", "depth", "nodes"])))]
 pub struct SolveArgs {
-    /// The EPD file of test positions (for example positions/endgames.epd).
+    /// The EPD file of test positions (for example positions/endgames-impasse.epd).
     pub file: PathBuf,
     /// The game of the lines before any `# variant: NAME` line (default: impasse).
     #[arg(long)]
@@ -127,7 +127,7 @@ impl Settings {
 
     /// The settings of one line: a `draw` line in proving mode without a limit is searched
     /// [`DRAW_DEPTH`] plies deep.
-    pub fn for_entry<G: Rules>(&self, entry: &EpdEntry<G>) -> Settings {
+    pub fn for_entry<G: BoardRules>(&self, entry: &EpdEntry<G>) -> Settings {
         let mut settings = self.clone();
         if entry.value == Some(Expectation::Draw) && settings.limits == Limits::default() {
             settings.limits.depth = Some(DRAW_DEPTH);
@@ -172,7 +172,7 @@ pub fn is_exact(score: Score, depth: u32) -> bool {
 
 /// Searches `pos` with a fresh table and stops as soon as the result is exact (see the module
 /// docs).
-pub fn solve_position<G: Rules>(
+pub fn solve_position<G: BoardRules>(
     searcher: &mut Searcher<G>,
     pos: &G,
     settings: &Settings,
@@ -200,7 +200,11 @@ pub fn solve_position<G: Rules>(
 }
 
 /// The expectations of `entry` that `solution` misses, in words (empty: the position passes).
-pub fn failures<G: Rules>(entry: &EpdEntry<G>, solution: &Solution<G::Move>, prove: bool) -> Vec<String> {
+pub fn failures<G: BoardRules>(
+    entry: &EpdEntry<G>,
+    solution: &Solution<G::Move>,
+    prove: bool,
+) -> Vec<String> {
     let mut why = Vec::new();
     let moves = |list: &[G::Move]| list.iter().map(ToString::to_string).collect::<Vec<_>>().join(" ");
     if !entry.best_moves.is_empty() && !solution.best_move.is_some_and(|m| entry.best_moves.contains(&m)) {
@@ -235,12 +239,12 @@ pub fn score_text(score: Score) -> String {
 }
 
 /// The name of a position in the output: its `id`, or `line L`.
-fn name<G: Rules>(entry: &EpdEntry<G>, line: usize) -> String {
+fn name<G: BoardRules>(entry: &EpdEntry<G>, line: usize) -> String {
     entry.id.clone().unwrap_or_else(|| format!("line {line}"))
 }
 
 /// The result line of one position (see the module docs for the format).
-pub fn result_line<G: Rules>(
+pub fn result_line<G: BoardRules>(
     entry: &EpdEntry<G>,
     line: usize,
     solution: &Solution<G::Move>,
@@ -294,7 +298,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     }
     let start = Instant::now();
     for section in &sections {
-        variants::dispatch(section.variant.name, SolveSection { section, args, totals: &mut totals })??;
+        variants::dispatch_board(section.variant.name, SolveSection { section, args, totals: &mut totals })??;
     }
     totals.progress.clear();
     let Totals { passed, total, malformed, nodes, failed_names, .. } = totals;
@@ -339,7 +343,7 @@ impl Totals {
     }
 
     /// Prints and counts the result of one position.
-    fn report<G: Rules>(&mut self, line: usize, entry: &EpdEntry<G>, solution: &Solution<G::Move>) {
+    fn report<G: BoardRules>(&mut self, line: usize, entry: &EpdEntry<G>, solution: &Solution<G::Move>) {
         let failed = failures(entry, solution, self.settings.prove);
         self.progress.clear();
         crate::outln!("{}", result_line(entry, line, solution, &failed, self.settings.prove));
@@ -361,9 +365,9 @@ struct SolveSection<'a, 'b> {
     totals: &'b mut Totals,
 }
 
-impl Job for SolveSection<'_, '_> {
+impl BoardJob for SolveSection<'_, '_> {
     type Output = Result<(), String>;
-    fn run<G: Rules>(self, variant: Variant<G>) -> Result<(), String> {
+    fn run<G: BoardRules>(self, variant: Variant<G>) -> Result<(), String> {
         let mut entries = Vec::new();
         for &(line, text) in &self.section.lines {
             match epd::parse_line(variant, text) {
@@ -392,7 +396,7 @@ fn plural(n: usize) -> &'static str {
 
 /// Solves `positions`, each with its settings, on `args.jobs` workers and hands each solution
 /// to `report` in the order of `positions`, as soon as it and all before it are done.
-fn solve_all<G: Rules>(
+fn solve_all<G: BoardRules>(
     positions: &[(G, Settings)],
     args: &SolveArgs,
     report: &mut dyn FnMut(usize, &Solution<G::Move>),
@@ -503,7 +507,7 @@ mod tests {
     use crate::tools::epd::parse_line;
 
     fn entry(line: &str) -> EpdEntry<Position> {
-        let impasse = Variant { info: variants::find("impasse").unwrap(), setup: () };
+        let impasse = Variant { info: variants::find("impasse").unwrap(), params: () };
         parse_line(impasse, line).unwrap().unwrap()
     }
 

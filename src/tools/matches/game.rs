@@ -10,7 +10,7 @@
 //!    limited only by depth or nodes that says nothing within `--move-timeout` by **timeout**;
 //! 2. in time: a move that took longer than allowed is a **time forfeit** too;
 //! 3. a move: text that is not a move of the game's notation is **garbage**;
-//! 4. legal: [`Rules::parse_move_text`] accepts only legal moves; anything else (including
+//! 4. legal: [`Rules::parse_step`] accepts only legal moves; anything else (including
 //!    `bestmove (none)` while moves exist) is an **illegal move**.
 //!
 //! The first failure loses the game, with the reason recorded. Otherwise the game ends when
@@ -26,7 +26,7 @@ use super::clock::Clock;
 use super::engine::{Engine, Fault};
 use super::record::{Category, GameRecord, PlayedMove};
 use super::spec::EngineSpec;
-use crate::game::{GameHistory, MoveTextError, Player as Side, Rules, rules};
+use crate::game::{BoardRules, GameHistory, MoveTextError, Player as Side, rules};
 use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -62,7 +62,7 @@ impl DrawCap {
     /// The cap of games that can repeat a position: 50 reversible plies (the spirit of the
     /// 25-move king rule of international draughts, which docs/rules/hexdame.md suggests to
     /// runners), 400 plies in all. Games that cannot repeat always end: no cap.
-    pub fn default_for<G: Rules>() -> DrawCap {
+    pub fn default_for<G: BoardRules>() -> DrawCap {
         if G::CAN_REPEAT {
             DrawCap { reversible_plies: Some(50), max_plies: Some(400) }
         } else {
@@ -96,7 +96,7 @@ pub struct GameId {
 /// Plays one game from `opening` between `white` and `black`. Returns `None` if `stop` was set
 /// during the game (the match is over; the game does not count).
 #[allow(clippy::too_many_arguments)] // the game's parts, each needed; a struct would only rename them
-pub fn play<G: Rules>(
+pub fn play<G: BoardRules>(
     variant: Variant<G>,
     white: Player<'_>,
     black: Player<'_>,
@@ -115,7 +115,7 @@ pub fn play<G: Rules>(
         white_settings: white.spec.settings_text(),
         black_settings: black.spec.settings_text(),
         fen: opening.fen(),
-        first_to_move: opening.to_move(),
+        first_to_move: opening.player_to_move(),
         moves: Vec::new(),
         winner: Some(Side::P1),
         category: Category::Normal,
@@ -161,7 +161,7 @@ pub fn play<G: Rules>(
         if stop.load(Ordering::Relaxed) {
             return None;
         }
-        let side = pos.to_move();
+        let side = pos.player_to_move();
         let engine = players[side.index()].engine.as_mut().expect("prepared engines are present");
         let position = format!("position fen {}{moves_text}", record.fen);
         let (reply, timing) = ask(engine, &mut clocks, side.index(), &position, referee.deadlines, "move");
@@ -170,7 +170,7 @@ pub fn play<G: Rules>(
             Ok(reply) => reply,
             Err((category, detail)) => return finish(record, side, category, detail),
         };
-        let mv = match pos.parse_move_text(&reply.bestmove) {
+        let mv = match pos.parse_step(&reply.bestmove) {
             Ok(mv) => mv,
             Err(_) if reply.bestmove == "(none)" => {
                 let detail = "'bestmove (none)' in a position with legal moves".to_string();
@@ -203,7 +203,7 @@ pub fn play<G: Rules>(
         });
     }
     let pos = history.current();
-    record.winner = rules::winner(pos);
+    record.winner = rules::winner(pos).map(Side::of_seat);
     record.detail = pos.ending().unwrap_or_default();
     Some(record)
 }

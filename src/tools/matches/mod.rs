@@ -8,7 +8,7 @@
 //! - [`ask`]: one move asked of an engine under its clock, and the faults before its text is
 //!   read (for the board and the dice referee);
 //! - [`game`]: one game, every move validated by the rules of the match's variant
-//!   ([`crate::game::Rules::parse_move_text`]);
+//!   ([`crate::game::Rules::parse_step`]);
 //! - [`record`]: the PGN-like game record, written and read back;
 //! - [`stats`]: Elo, LOS and the pentanomial SPRT; [`report`]: tally, progress, table, JSON;
 //! - [`driver`]: the loop of game slots and main thread below, for board and dice games;
@@ -49,10 +49,10 @@ pub mod spec;
 pub mod stats;
 pub mod timing;
 
-use crate::game::Rules;
+use crate::game::BoardRules;
 use crate::tools::book;
 use crate::tools::rng::SplitMix64;
-use crate::variants::{self, Job, Variant};
+use crate::variants::{self, BoardJob, Variant};
 use ask::Deadlines;
 use driver::Driver;
 use engine::Engine;
@@ -279,7 +279,7 @@ EXAMPLES:
       --engine2 ./steere name=rule28 movetime=50 option.Strategy=rule28 --games 400 --seed 7";
 
 /// Everything a worker needs to play games, shared by reference.
-struct Shared<G: Rules> {
+struct Shared<G: BoardRules> {
     variant: Variant<G>,
     specs: [EngineSpec; 2],
     names: [String; 2],
@@ -298,7 +298,7 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         return dice::run(args);
     }
     board_only(args)?;
-    variants::dispatch(&args.variant, MatchJob(args)).map_err(|e| format!("--variant: {e}"))?
+    variants::dispatch_board(&args.variant, MatchJob(args)).map_err(|e| format!("--variant: {e}"))?
 }
 
 /// Refuses the flags of dice games in a board-game match.
@@ -319,15 +319,15 @@ fn board_only(args: &MatchArgs) -> Result<(), String> {
 /// A match with the rules of the variant.
 struct MatchJob<'a>(&'a MatchArgs);
 
-impl Job for MatchJob<'_> {
+impl BoardJob for MatchJob<'_> {
     type Output = Result<(), String>;
-    fn run<G: Rules>(self, variant: Variant<G>) -> Result<(), String> {
+    fn run<G: BoardRules>(self, variant: Variant<G>) -> Result<(), String> {
         run_match(variant, self.0)
     }
 }
 
 /// Runs a match of `variant`.
-fn run_match<G: Rules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), String> {
+fn run_match<G: BoardRules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), String> {
     let mut specs = [
         EngineSpec::parse("--engine1", &args.each, &args.engine1)?,
         EngineSpec::parse("--engine2", &args.each, &args.engine2)?,
@@ -447,7 +447,7 @@ fn board_fingerprint(
 
 /// Checks that a resumed game is the one this match plays under its number: its opening and
 /// the settings of the engine on each side.
-fn resume_check<G: Rules>(
+fn resume_check<G: BoardRules>(
     record: &GameRecord,
     openings: &[G],
     specs: &[EngineSpec; 2],
@@ -472,7 +472,7 @@ fn resume_check<G: Rules>(
 }
 
 /// The draw cap of the match: the game's default, overridden by the flags (0: off).
-fn draw_cap<G: Rules>(args: &MatchArgs) -> DrawCap {
+fn draw_cap<G: BoardRules>(args: &MatchArgs) -> DrawCap {
     let default = DrawCap::default_for::<G>();
     let choose = |flag: Option<u32>, default: Option<u32>| match flag {
         Some(0) => None,
@@ -500,7 +500,7 @@ fn engine_names(specs: &[EngineSpec; 2], first_slot: &[Option<Engine>; 2]) -> [S
 }
 
 /// Plays game `index` of the match (from 0) in a game slot; `None` when the match stopped.
-fn play_game<G: Rules>(
+fn play_game<G: BoardRules>(
     shared: &Shared<G>,
     slot: &mut [Option<Engine>; 2],
     index: u64,

@@ -40,16 +40,16 @@
 //!   opening. The result token ends the game; a blank line separates games.
 
 use super::timing::MoveTiming;
-use crate::game::{GameHistory, Player, Rules, rules};
-use crate::variants::{self, Job, Variant};
+use crate::game::{BoardRules, GameHistory, Player, rules};
+use crate::variants::{self, BoardJob, Variant};
 use std::fmt::Write as _;
 use std::time::Duration;
 
-/// How a game ended.
 /// How every record of the file begins (its first tag line), which `--resume` looks for to
 /// drop a last record cut short.
 pub const RECORD_START: &str = "[Event \"";
 
+/// How a game ended: the category of its reason, as the records and reports name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Category {
     /// The winner removed all of his checkers.
@@ -267,7 +267,7 @@ impl ParsedGame {
     /// final position.
     pub fn replay(&self) -> Result<Replayed, String> {
         let variant = self.tag("Variant").unwrap_or(variants::DEFAULT_VARIANT);
-        variants::dispatch(variant, ReplayJob(self))?
+        variants::dispatch_board(variant, ReplayJob(self))?
     }
 }
 
@@ -285,9 +285,9 @@ pub struct Replayed {
 /// [`ParsedGame::replay`] with the rules of the game's variant.
 struct ReplayJob<'a>(&'a ParsedGame);
 
-impl Job for ReplayJob<'_> {
+impl BoardJob for ReplayJob<'_> {
     type Output = Result<Replayed, String>;
-    fn run<G: Rules>(self, variant: Variant<G>) -> Result<Replayed, String> {
+    fn run<G: BoardRules>(self, variant: Variant<G>) -> Result<Replayed, String> {
         let game = self.0;
         let fen = game.tag("FEN").ok_or("no FEN tag")?;
         let start = variant.parse_fen(fen).map_err(|e| format!("FEN: {e}"))?;
@@ -296,7 +296,7 @@ impl Job for ReplayJob<'_> {
             if history.is_threefold() {
                 return Err(format!("move {}: the game was already drawn by threefold repetition", i + 1));
             }
-            let mv = history.current().parse_move_text(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+            let mv = history.current().parse_step(text).map_err(|e| format!("move {}: {e}", i + 1))?;
             history.play(mv);
         }
         let pos = *history.current();
@@ -314,7 +314,7 @@ impl Job for ReplayJob<'_> {
         let label = reason.split(':').next().unwrap_or("");
         let category = Category::from_label(label).ok_or_else(|| format!("unknown reason '{label}'"))?;
         let name = rules::player_name::<G>;
-        let decided = rules::winner(&pos);
+        let decided = rules::winner(&pos).map(Player::of_seat);
         if drawn != category.is_draw() {
             return Err(format!("result '{}' with reason '{}'", game.result, category.label()));
         }
@@ -340,7 +340,7 @@ impl Job for ReplayJob<'_> {
                 return Err(format!("a {} ending, but {} had already won", category.label(), name(w)));
             }
         }
-        Ok(Replayed { fen: pos.fen(), to_move: pos.to_move(), winner: decided })
+        Ok(Replayed { fen: pos.fen(), to_move: pos.player_to_move(), winner: decided })
     }
 }
 

@@ -33,7 +33,7 @@ use super::slice::Slice;
 use super::spec::EngineSpec;
 use super::stats::Sprt;
 use crate::game::ChanceRules;
-use crate::variants::{self, ChanceJob, ChanceVariant};
+use crate::variants::{self, ChanceJob, Variant};
 use record::DiceRecord;
 use referee::{DiceGameId, DiceReferee};
 use std::sync::atomic::AtomicBool;
@@ -47,7 +47,7 @@ pub const DEFAULT_STREAMS: u64 = 100;
 
 /// Everything a worker needs to play games, shared by reference.
 struct Shared<G: ChanceRules> {
-    variant: ChanceVariant<G>,
+    variant: Variant<G>,
     /// The spec of each entrant (the last engine's repeated for the seats it fills).
     specs: Vec<EngineSpec>,
     /// The name of each entrant.
@@ -67,7 +67,7 @@ struct DiceMatchJob<'a>(&'a MatchArgs);
 
 impl ChanceJob for DiceMatchJob<'_> {
     type Output = Result<(), String>;
-    fn run<G: ChanceRules>(self, variant: ChanceVariant<G>) -> Result<(), String> {
+    fn run<G: ChanceRules>(self, variant: Variant<G>) -> Result<(), String> {
         run_match(variant, self.0)
     }
 }
@@ -123,7 +123,7 @@ fn check_args<G: ChanceRules>(args: &MatchArgs) -> Result<(usize, EngineWords<'_
 }
 
 /// Runs a match of `variant`.
-fn run_match<G: ChanceRules>(variant: ChanceVariant<G>, args: &MatchArgs) -> Result<(), String> {
+fn run_match<G: ChanceRules>(variant: Variant<G>, args: &MatchArgs) -> Result<(), String> {
     let (players, engine_words) = check_args::<G>(args)?;
     let mut specs = Vec::new();
     for (label, words) in &engine_words {

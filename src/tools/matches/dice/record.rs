@@ -20,10 +20,10 @@
 //! started: a failed restart or `isready`).
 
 use super::schedule::DiceStream;
-use crate::game::{ChanceRules, Node};
+use crate::game::{ChanceRules, Node, rules};
 use crate::tools::matches::record::Category;
 use crate::tools::matches::timing::MoveTiming;
-use crate::variants::{self, ChanceJob, ChanceVariant};
+use crate::variants::{self, ChanceJob, Variant};
 use serde::{Deserialize, Serialize};
 
 /// How every record line begins (its first member), which `--resume` looks for to drop a last
@@ -118,7 +118,7 @@ struct ReplayJob<'a>(&'a DiceRecord);
 
 impl ChanceJob for ReplayJob<'_> {
     type Output = Result<String, String>;
-    fn run<G: ChanceRules>(self, _variant: ChanceVariant<G>) -> Result<String, String> {
+    fn run<G: ChanceRules>(self, _variant: Variant<G>) -> Result<String, String> {
         replay::<G>(self.0)
     }
 }
@@ -129,13 +129,13 @@ fn replay<G: ChanceRules>(record: &DiceRecord) -> Result<String, String> {
     if !G::PLAYERS.contains(&record.players) || record.seats.len() != record.players {
         return Err(format!("{} players with {} seats", record.players, record.seats.len()));
     }
-    if record.start != G::start(record.players).fen() {
+    if record.start != rules::start_for_players::<G>(record.players)?.fen() {
         return Err(format!("the start '{}' is not the {}-player start", record.start, record.players));
     }
     let seed =
         u64::from_str_radix(&record.dice, 16).map_err(|_| format!("dice '{}' is no seed", record.dice))?;
     let mut dice = DiceStream::new(seed);
-    let mut position = G::start(record.players);
+    let mut position = rules::start_for_players::<G>(record.players)?;
     let mut turns = 0;
     for (i, token) in record.events.split_whitespace().enumerate() {
         let at = |e: String| format!("event {} '{token}': {e}", i + 1);
@@ -143,14 +143,14 @@ fn replay<G: ChanceRules>(record: &DiceRecord) -> Result<String, String> {
             Node::Over => return Err(at("the game was already over".to_string())),
             Node::Chance => {
                 let expected = dice.roll(&position);
-                let event = position.parse_event(token).map_err(|e| at(e.to_string()))?;
+                let event = position.parse_step(token).map_err(|e| at(e.to_string()))?;
                 if event != expected {
                     return Err(at(format!("the dice stream rolls {expected} here")));
                 }
                 position = position.play(event);
             }
             Node::Decision => {
-                position = position.play(position.parse_event(token).map_err(|e| at(e.to_string()))?)
+                position = position.play(position.parse_step(token).map_err(|e| at(e.to_string()))?)
             }
         }
         if position.is_turn_start() {
@@ -166,7 +166,7 @@ fn replay<G: ChanceRules>(record: &DiceRecord) -> Result<String, String> {
         return Err(format!("result '{}' is neither pKwin nor none", record.result));
     }
     match category {
-        Category::Normal if position.winner().is_some() && position.winner() == winner => {}
+        Category::Normal if rules::winner(&position).is_some() && rules::winner(&position) == winner => {}
         Category::Normal => {
             return Err(format!("a normal ending, but {} is not won by the winner", position.fen()));
         }

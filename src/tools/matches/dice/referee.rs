@@ -7,7 +7,7 @@
 //! games (docs/matches.md, "Faults"): an engine that dies is
 //! a **crash**, one that says nothing in time a **time forfeit** (or a **timeout** when only
 //! depth or nodes limit it), one too late for its clock a **time forfeit**; then the token goes
-//! to [`ChanceRules::parse_event`]: text that is no event of the game's notation is
+//! to [`crate::game::Rules::parse_step`]: text that is no event of the game's notation is
 //! **garbage**, an event that is not legal here (`bestmove (none)` included) an **illegal
 //! move**.
 //!
@@ -25,13 +25,13 @@
 
 use super::record::{DiceRecord, result_text};
 use super::schedule::DiceStream;
-use crate::game::{ChanceRules, MoveTextError, Node};
+use crate::game::{ChanceRules, MoveTextError, Node, rules};
 use crate::tools::matches::ask::{Deadlines, Forfeit, ask};
 use crate::tools::matches::clock::Clock;
 use crate::tools::matches::game::{Player, prepare};
 use crate::tools::matches::record::Category;
 use crate::tools::matches::timing::MoveTiming;
-use crate::variants::ChanceVariant;
+use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Settings that apply to every game.
@@ -59,14 +59,14 @@ pub struct DiceGameId {
 /// Plays one game with `seats[s]` as player `s + 1`. Returns `None` if `stop` was set during
 /// the game (the match is over; the game does not count).
 pub fn play<G: ChanceRules>(
-    variant: ChanceVariant<G>,
+    variant: Variant<G>,
     mut seats: Vec<Player<'_>>,
     referee: DiceReferee,
     id: DiceGameId,
     stop: &AtomicBool,
 ) -> Option<DiceRecord> {
     let players = seats.len();
-    let start = G::start(players);
+    let start = rules::start_for_players::<G>(players).ok()?;
     let mut record = DiceRecord {
         variant: variant.name().to_string(),
         game: id.number,
@@ -139,7 +139,7 @@ pub fn play<G: ChanceRules>(
             }
         }
     }
-    let winner = position.winner();
+    let winner = rules::winner(&position);
     record.result = result_text(winner);
     record.detail = match winner {
         Some(w) => format!("player {} won after {} turns", w + 1, record.turns),
@@ -158,7 +158,7 @@ fn decide<G: ChanceRules>(
     position: &G,
     record: &DiceRecord,
     referee: DiceReferee,
-) -> (Result<G::Event, Forfeit>, Option<MoveTiming>) {
+) -> (Result<G::Step, Forfeit>, Option<MoveTiming>) {
     let engine = player.engine.as_mut().expect("prepared engines are present");
     let moves = if record.events.is_empty() { String::new() } else { format!(" moves {}", record.events) };
     let command = format!("position fen {}{moves}", record.start);
@@ -168,7 +168,7 @@ fn decide<G: ChanceRules>(
         Err(forfeit) => return (Err(forfeit), timing),
     };
     let token = reply.bestmove.as_str();
-    let verdict = match position.parse_event(token) {
+    let verdict = match position.parse_step(token) {
         Ok(event) => Ok(event),
         Err(_) if token.is_empty() => Err((Category::Garbage, "'bestmove' without an event".to_string())),
         Err(_) if token == "(none)" => {

@@ -11,8 +11,8 @@
 //!
 //! **Dice.** Stream `k` is a [`SplitMix64`] seeded with [`stream_seed`]`(seed, k)`, and every
 //! game of the stream starts its own copy of it: the i-th roll of the game is drawn from the
-//! i-th value of the stream, as `chance_event(value % chance_total())` (how
-//! [`crate::game::ChanceGame::chance_event`] says a referee draws). The rotations of a stream
+//! i-th value of the stream, as `chance_step(value % chance_total())` (how
+//! [`crate::game::Rules::chance_step`] says a referee draws). The rotations of a stream
 //! therefore roll the same dice for as long as their games take the same course (a game whose
 //! engines stop earlier or later shifts the later rolls to other turns, but never to other
 //! values). Duplicate play is a variance reduction: a lucky stream of dice favours every engine
@@ -45,9 +45,9 @@ impl DiceStream {
     }
 
     /// The next chance event in `position` (a chance node), from the next value of the stream.
-    pub fn roll<G: ChanceGame>(&mut self, position: &G) -> G::Event {
+    pub fn roll<G: ChanceGame>(&mut self, position: &G) -> G::Step {
         let total = u64::from(position.chance_total().max(1));
-        position.chance_event((self.0.next_u64() % total) as u32)
+        position.chance_step((self.0.next_u64() % total) as u32).expect("a chance node has chance steps")
     }
 }
 
@@ -81,7 +81,7 @@ pub fn streams_for_games(games: u64, players: usize) -> u64 {
 mod tests {
     use super::*;
     use crate::cantstop::Position;
-    use crate::game::Node;
+    use crate::game::{Node, Rules};
 
     #[test]
     fn every_entrant_sits_in_every_seat_once_per_stream() {
@@ -144,13 +144,13 @@ mod tests {
         let mut raw = SplitMix64(99);
         for roll in &rolls {
             let index = (raw.next_u64() % 1296) as u32;
-            assert_eq!(roll, &start.chance_event(index).to_string());
+            assert_eq!(roll, &start.chance_step(index).unwrap().to_string());
         }
         // Index 0 is four ones, 1295 four sixes, 7 = 1 + 1 * 6 is dice 2, 2, 1, 1 (the four
         // base-6 digits of the index, the lowest first).
-        assert_eq!(start.chance_event(0).to_string(), "r1111");
-        assert_eq!(start.chance_event(1295).to_string(), "r6666");
-        assert_eq!(start.chance_event(7).to_string(), "r1122");
-        assert!(start.parse_event("r2211").is_ok());
+        assert_eq!(start.chance_step(0).unwrap().to_string(), "r1111");
+        assert_eq!(start.chance_step(1295).unwrap().to_string(), "r6666");
+        assert_eq!(start.chance_step(7).unwrap().to_string(), "r1122");
+        assert!(start.parse_step("r2211").is_ok());
     }
 }

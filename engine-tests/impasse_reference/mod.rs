@@ -14,7 +14,7 @@
 //! Nothing here is clever, so that a disagreement with the fast generator is easy to judge by
 //! reading the rules beside this code.
 
-// This file is included with `#[path = "reference/mod.rs"] mod reference;` by several test
+// This file is included with `#[path = "impasse_reference/mod.rs"] mod reference;` by several test
 // targets, and each of them uses only part of its API: without this, every target would warn
 // about the items that it happens not to use.
 #![allow(dead_code)]
@@ -602,7 +602,7 @@ pub fn divide(fen: &str, depth: u32) -> Result<Vec<(String, u64)>, String> {
     Ok(rows)
 }
 
-/// One line of a perft suite (`positions/perft.epd`): a FEN and its counts by depth.
+/// One line of a perft suite (`positions/impasse-perft.epd`): a FEN and its counts by depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PerftEntry {
     /// 1-based line number in the file.

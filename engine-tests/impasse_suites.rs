@@ -1,22 +1,23 @@
-//! The solve suites: `positions/endgames.epd` and `positions/tactics.epd` checked against the
-//! independent exhaustive solver (engine-tests/solver, no code shared with the search), and
+//! The solve suites: `positions/endgames-impasse.epd` and `positions/tactics-impasse.epd` checked against the
+//! independent exhaustive solver (engine-tests/impasse_solver, no code shared with the search), and
 //! `steere solve` run end to end on them.
 //!
 //! Fast tests (run by `cargo test`, a few seconds in the optimised test profile):
-//! - a sample of endgames.epd agrees with the solver: value, distance, winning moves;
+//! - a sample of endgames-impasse.epd agrees with the solver: value, distance, winning moves;
 //! - `steere solve` proves that sample with the exact values and the fastest moves;
 //! - positions worked out by hand from the rules pass, and a wrong distance fails;
 //! - malformed lines are reported with their line numbers and the run goes on;
-//! - tactics.epd parses and every `bm` is legal.
+//! - tactics-impasse.epd parses and every `bm` is legal.
 //!
 //! Ignored (slow): the same checks on every line, and the generators of both files, which check
 //! that the files are reproduced, or rewrite them with `STEERE_REGENERATE=1`:
-//! `STEERE_REGENERATE=1 cargo test --test suites -- --ignored regenerate_endgames` (and
+//! `STEERE_REGENERATE=1 cargo test --test impasse_suites -- --ignored regenerate_endgames` (and
 //! `regenerate_tactics`).
 
 mod common;
-#[path = "solver/generate.rs"]
+#[path = "impasse_solver/generate.rs"]
 mod generate;
+#[path = "impasse_solver/mod.rs"]
 mod solver;
 
 use common::{project_file, reproduce_or_write};
@@ -31,7 +32,7 @@ use steere::variants::{self, Variant};
 fn read_suite(name: &str) -> Vec<EpdEntry<Position>> {
     let path = project_file(&format!("positions/{name}"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let impasse = Variant::<Position> { info: variants::find("impasse").unwrap(), setup: () };
+    let impasse = Variant::<Position> { info: variants::find("impasse").unwrap(), params: () };
     parse_text(impasse, &text)
         .into_iter()
         .map(|(line, entry)| entry.unwrap_or_else(|e| panic!("{name}:{line}: {e}")))
@@ -74,7 +75,7 @@ fn check_endgame(solver: &mut Solver, entry: &EpdEntry<Position>) {
 /// The fast sample: every line with a value of at most `max_moves` own moves, and every `every`-th
 /// line beyond.
 fn endgame_sample(max_moves: u32, every: usize) -> Vec<EpdEntry<Position>> {
-    read_suite("endgames.epd")
+    read_suite("endgames-impasse.epd")
         .into_iter()
         .enumerate()
         .filter(|(i, e)| {
@@ -90,7 +91,7 @@ fn endgame_sample(max_moves: u32, every: usize) -> Vec<EpdEntry<Position>> {
 
 #[test]
 fn the_endgame_suite_is_large_varied_and_agrees_with_the_solver_on_a_sample() {
-    let all = read_suite("endgames.epd");
+    let all = read_suite("endgames-impasse.epd");
     assert!(all.len() >= 200, "only {} endgames", all.len());
     let count = |f: &dyn Fn(&EpdEntry<Position>) -> bool| all.iter().filter(|e| f(e)).count();
     assert!(count(&|e| matches!(e.value, Some(Expectation::Win(_)))) >= 80);
@@ -215,7 +216,7 @@ fn a_missing_file_is_a_clear_error() {
 
 #[test]
 fn the_tactics_suite_parses_with_one_legal_best_move_each() {
-    let tactics = read_suite("tactics.epd");
+    let tactics = read_suite("tactics-impasse.epd");
     assert!(tactics.len() >= 30, "only {} tactics", tactics.len());
     let mut ids: Vec<&str> = tactics.iter().map(|e| e.id.as_deref().expect("an id")).collect();
     ids.sort_unstable();
@@ -228,12 +229,12 @@ fn the_tactics_suite_parses_with_one_legal_best_move_each() {
     }
 }
 
-/// Every line of endgames.epd against the solver (a few minutes).
+/// Every line of endgames-impasse.epd against the solver (a few minutes).
 #[test]
 #[ignore]
 fn every_endgame_agrees_with_the_solver() {
     let mut solver = Solver::new(20_000_000);
-    for entry in read_suite("endgames.epd") {
+    for entry in read_suite("endgames-impasse.epd") {
         if solver.len() > 10_000_000 {
             solver.clear();
         }
@@ -246,7 +247,7 @@ fn every_endgame_agrees_with_the_solver() {
 #[test]
 #[ignore]
 fn every_tactic_has_one_clearly_best_move() {
-    for entry in read_suite("tactics.epd") {
+    for entry in read_suite("tactics-impasse.epd") {
         let mut solver = Solver::new(40_000_000);
         let analysis = solver.analyse(&entry.position).expect("within the solver budget");
         assert_eq!(analysis.fastest, entry.best_moves, "{:?}", entry.id);
@@ -258,7 +259,7 @@ fn every_tactic_has_one_clearly_best_move() {
     }
 }
 
-/// Regenerates positions/endgames.epd (about 18 minutes on one core): checks that the file is
+/// Regenerates positions/endgames-impasse.epd (about 18 minutes on one core): checks that the file is
 /// reproduced, or rewrites it when `STEERE_REGENERATE` is set.
 #[test]
 #[ignore]
@@ -276,7 +277,7 @@ fn regenerate_endgames() {
 # an impasse (the side to move has only removals), crowns, transposes.
 #
 # Origin: every value and move list was computed by the exhaustive solver of
-# engine-tests/solver (a memoised full-depth minimax over the rules API only; it shares no
+# engine-tests/impasse_solver (a memoised full-depth minimax over the rules API only; it shares no
 # code with the engine's search). Candidates: random placements of 1-3 pieces per colour with
 # at most {max} checkers per side, positions of uniformly random games from the start position
 # with at most {game_max} per side (seed {seed}), and the final positions of random games;
@@ -284,17 +285,17 @@ fn regenerate_endgames() {
 # positions per value and side to move for N <= 10 and 2 for N = 11..{deep}, preferring
 # features the file covers least; sorted by distance.
 #
-# Regenerate (deterministic): STEERE_REGENERATE=1 cargo test --test suites -- --ignored regenerate_endgames
+# Regenerate (deterministic): STEERE_REGENERATE=1 cargo test --test impasse_suites -- --ignored regenerate_endgames
 ",
         max = generate::ENDGAME_MAX_CHECKERS,
         game_max = generate::ENDGAME_MAX_GAME_CHECKERS,
         seed = generate::ENDGAMES_SEED,
         deep = generate::ENDGAME_MAX_MOVES
     );
-    reproduce_or_write("positions/endgames.epd", header + &generate::endgames());
+    reproduce_or_write("positions/endgames-impasse.epd", header + &generate::endgames());
 }
 
-/// Regenerates positions/tactics.epd (about 10 minutes on one core): checks that the file is
+/// Regenerates positions/tactics-impasse.epd (about 10 minutes on one core): checks that the file is
 /// reproduced, or rewrites it when `STEERE_REGENERATE` is set. The self-play games depend on
 /// the search, so after a search change the check fails until the file is rewritten.
 #[test]
@@ -308,7 +309,7 @@ fn regenerate_tactics() {
 #
 # Origin: self-play games of the engine (both sides at depth 3, 4 or 5 in turn by game, after
 # four uniformly random plies; seed {seed}). Each game was walked back from its end with the
-# exhaustive solver of engine-tests/solver (a memoised full-depth minimax over the rules API
+# exhaustive solver of engine-tests/impasse_solver (a memoised full-depth minimax over the rules API
 # only, sharing no code with the engine's search) until a position needed more than its budget
 # of stored positions. Kept: positions with at least {checkers} checkers and {moves} legal moves where
 # exactly one move wins fastest and every other move loses or wins at least {margin} own moves
@@ -321,7 +322,7 @@ fn regenerate_tactics() {
 # the latest part of the middle game that can be proven, not its early part.
 #
 # Regenerate (deterministic; the games depend on the search, so regenerate after changing it):
-# STEERE_REGENERATE=1 cargo test --test suites -- --ignored regenerate_tactics --nocapture
+# STEERE_REGENERATE=1 cargo test --test impasse_suites -- --ignored regenerate_tactics --nocapture
 ",
         seed = generate::TACTICS_SEED,
         target = generate::TACTICS_TARGET,
@@ -329,7 +330,10 @@ fn regenerate_tactics() {
         moves = generate::TACTICS_MIN_MOVES,
         margin = generate::TACTICS_MARGIN
     );
-    reproduce_or_write("positions/tactics.epd", header + &generate::tactics(&mut |line| println!("{line}")));
+    reproduce_or_write(
+        "positions/tactics-impasse.epd",
+        header + &generate::tactics(&mut |line| println!("{line}")),
+    );
 }
 
 /// The start position is far from any proven result: a sanity check that the solver's budget

@@ -1,11 +1,11 @@
-//! Tests of the independent reference move generator (engine-tests/reference) itself.
+//! Tests of the independent reference move generator (engine-tests/impasse_reference) itself.
 //!
 //! Every expected value here comes from the rules contract (docs/rules/impasse.md and
 //! impasse-perft.txt) or was worked out by hand from the rules; the reasoning is in the comments.
 //! Squares are named as in the contract: a1 is dark, White moves up (its singles toward rank 8,
 //! its doubles toward rank 1), Black moves down.
 
-#[path = "reference/mod.rs"]
+#[path = "impasse_reference/mod.rs"]
 mod reference;
 
 use reference::{Position, START_FEN, legal_moves, parse_perft_suite, perft};
@@ -345,14 +345,14 @@ fn positions_reached_are_legal_and_move_texts_unique() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The perft suite positions/perft.epd
+// The perft suite positions/impasse-perft.epd
 // ---------------------------------------------------------------------------------------------
 
 /// Entries with more nodes than this are checked only by the ignored test.
 const QUICK_NODE_LIMIT: u64 = 2_000_000;
 
 fn suite_path() -> String {
-    format!("{}/positions/perft.epd", env!("CARGO_MANIFEST_DIR"))
+    format!("{}/positions/impasse-perft.epd", env!("CARGO_MANIFEST_DIR"))
 }
 
 /// Checks every count of the suite whose node count is within (or, with `large`, beyond)

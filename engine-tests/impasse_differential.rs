@@ -1,10 +1,10 @@
 //! Differential test: the bitboard generator against the independent reference generator of
-//! `engine-tests/reference` (a plain 8x8 array written from the rules text), on every position
+//! `engine-tests/impasse_reference` (a plain 8x8 array written from the rules text), on every position
 //! of many random games and on the perft suite. Both sides are compared as text (move notation
 //! and FEN after the move), so the comparison also covers notation and FEN writing.
 
 mod common;
-#[path = "reference/mod.rs"]
+#[path = "impasse_reference/mod.rs"]
 mod reference;
 
 use common::{Rng, random_game};

@@ -4,7 +4,7 @@
 //! through the rules API only (`Position::legal_moves`, `make_move`, `is_game_over`), with no
 //! evaluation, no ordering and no pruning other than the obvious "a win in one move cannot be
 //! beaten". They are the yardstick the search is tested against (engine-tests/search.rs,
-//! engine-tests/suites.rs) and the source of `positions/endgames.epd`.
+//! engine-tests/impasse_suites.rs) and the source of `positions/endgames-impasse.epd`.
 //!
 //! Values follow the rules: Impasse has no draws and every game ends, so every position is a
 //! win or a loss for the side to move, at an exact distance with best play: the winner takes the
@@ -22,8 +22,8 @@
 //! - [`Solver::analyse`]: the value and, for a won position, the **winning moves** (every move
 //!   that wins, whatever its distance) and the **fastest moves** (those that win in the
 //!   shortest distance); for a lost position, the moves that resist longest; and every move
-//!   with the value it leads to. It finds and checks the positions of `positions/endgames.epd`
-//!   and `positions/tactics.epd` (see `generate.rs`).
+//!   with the value it leads to. It finds and checks the positions of `positions/endgames-impasse.epd`
+//!   and `positions/tactics-impasse.epd` (see `generate.rs`).
 #![allow(dead_code)]
 
 use rustc_hash::FxHashMap;

@@ -1,6 +1,6 @@
 //! Rules tests of the bitboard generator: every decided edge case of the rules contract with
 //! expected moves worked out by hand from `docs/rules/impasse.md`, FEN and move-text errors,
-//! and the perft suite of `positions/perft.epd`.
+//! and the perft suite of `positions/impasse-perft.epd`.
 
 mod common;
 
@@ -236,7 +236,7 @@ const CI_NODE_LIMIT: u64 = 5_000_000;
 
 fn check_perft_suite(include: impl Fn(u64) -> bool) {
     let suite = common::perft_suite();
-    assert!(suite.len() >= 10, "positions/perft.epd has only {} positions", suite.len());
+    assert!(suite.len() >= 10, "positions/impasse-perft.epd has only {} positions", suite.len());
     for entry in suite {
         let pos = Position::from_fen(&entry.fen).unwrap_or_else(|e| panic!("{}: {e}", entry.fen));
         for &(depth, nodes) in entry.counts.iter().filter(|(_, n)| include(*n)) {

@@ -1,5 +1,5 @@
-//! The generators of `positions/endgames.epd` and `positions/tactics.epd`, run by the ignored
-//! tests `regenerate_endgames` and `regenerate_tactics` of engine-tests/suites.rs (the files'
+//! The generators of `positions/endgames-impasse.epd` and `positions/tactics-impasse.epd`, run by the ignored
+//! tests `regenerate_endgames` and `regenerate_tactics` of engine-tests/impasse_suites.rs (the files'
 //! headers give the exact commands). Both are deterministic: fixed seeds, one thread.
 //!
 //! Every value written comes from the exhaustive [`Solver`] (rules API only, no code shared
@@ -108,7 +108,7 @@ fn own_moves(value: Exact) -> (bool, u32) {
     }
 }
 
-/// The text of `positions/endgames.epd` after its header.
+/// The text of `positions/endgames-impasse.epd` after its header.
 pub fn endgames() -> String {
     let mut rng = Rng(ENDGAMES_SEED);
     let mut solver = Solver::new(ENDGAME_BUDGET);
@@ -259,7 +259,7 @@ pub fn tactic_reason(analysis: &Analysis) -> Option<String> {
     }
 }
 
-/// The text of `positions/tactics.epd` after its header: decisive positions of self-play games
+/// The text of `positions/tactics-impasse.epd` after its header: decisive positions of self-play games
 /// where one move wins and every other move loses or is clearly slower, as the exhaustive
 /// solver shows. `progress` sees each line as it is found.
 pub fn tactics(progress: &mut dyn FnMut(&str)) -> String {
