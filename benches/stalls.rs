@@ -2,8 +2,10 @@
 //! (above every thread steere runs at real time, which use 1) sleeps 1 ms in a loop and logs
 //! every oversleep over a threshold. Such a thread is late only when nothing in this system
 //! could have run it: the machine itself was not running (a virtual machine's host, a
-//! hypervisor pause) or the kernel held the processor. A time loss that comes with a stall on
-//! every processor at once is not the engine's.
+//! hypervisor pause) or the kernel held the processor. A thread sleeping to a deadline is woken
+//! by a timer of the processor it slept on, so a stall of that one processor is enough to make
+//! its answer late: a time loss that comes with a stall is not the engine's, on one processor
+//! or on all.
 //!
 //!   cargo bench --bench stalls -- [--seconds N] [--over MS]
 //! Prints `HH:MM:SS cpuK late X ms` per stall, then a summary line. Needs the right to
@@ -11,16 +13,39 @@
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+/// The usage line, for `--help` and for errors.
+const USAGE: &str = "usage: stalls [--seconds N] [--over MS] (log each oversleep over MS ms, default 10, for N seconds, default until killed)";
+
+/// Says what is wrong with the arguments and exits with status 2.
+fn usage_error(message: &str) -> ! {
+    eprintln!("stalls: error: {message}\n{USAGE}");
+    std::process::exit(2);
+}
+
 fn main() {
     let mut seconds = u64::MAX;
     let mut over_ms = 10.0;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--seconds" => seconds = args.next().and_then(|v| v.parse().ok()).expect("--seconds N"),
-            "--over" => over_ms = args.next().and_then(|v| v.parse().ok()).expect("--over MS"),
+            "--seconds" => {
+                seconds = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| usage_error("--seconds needs a whole number"))
+            }
+            "--over" => {
+                over_ms = args
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or_else(|| usage_error("--over needs a number of ms"))
+            }
             "--bench" => {}
-            other => panic!("unknown argument {other}: use --seconds N, --over MS"),
+            "--help" | "-h" => {
+                println!("{USAGE}");
+                return;
+            }
+            other => usage_error(&format!("unknown argument '{other}'")),
         }
     }
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
