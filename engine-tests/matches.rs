@@ -275,6 +275,17 @@ fn fake_loses_with(
     ];
     let out = steere_within(&dir, &args, Duration::from_secs(60));
     assert!(out.status.success(), "{}", text(&out.stderr));
+    // Each loss on time is said on stderr with its wall-clock time, to lay beside other logs.
+    let stderr = text(&out.stderr);
+    let notes: Vec<&str> = stderr.lines().filter(|l| l.contains(" lost on time: ")).collect();
+    let expected_notes = if category == Category::TimeForfeit { 2 } else { 0 };
+    assert_eq!(notes.len(), expected_notes, "{stderr}");
+    for note in notes {
+        let clock = note.strip_prefix("match: ").and_then(|rest| rest.split(" UTC: ").next()).unwrap_or("");
+        let digits: Vec<bool> = clock.chars().map(|c| c.is_ascii_digit()).collect();
+        assert!(clock.len() == 12 && digits.iter().filter(|&&d| d).count() == 9, "{note}");
+        assert!(note.contains(detail), "{note}");
+    }
     let json = text(&out.stdout);
     assert_eq!(
         json_number_after(&json, &format!("{{\"name\":\"{name}\",\"games\":2,\"wins\":")),

@@ -67,6 +67,7 @@ pub fn ask(
                 None => (Category::Timeout, "the move timeout"),
             };
             let detail = format!("no {what} after {:.3} s ({limit})", waited.as_secs_f64());
+            note_loss_on_time(engine.id_name(), mover, &detail);
             return (Err((category, detail)), timing);
         }
     };
@@ -78,9 +79,23 @@ pub fn ask(
             over.allowed.as_secs_f64(),
             deadlines.margin.as_secs_f64()
         );
+        note_loss_on_time(engine.id_name(), mover, &detail);
         return (Err((Category::TimeForfeit, detail)), timing);
     }
     (Ok(reply), timing)
+}
+
+/// Says on stderr when a player lost on time, with the wall-clock time (UTC, to the
+/// millisecond), so that the loss can be laid beside what else happened on the machine then
+/// (the stall probe of `benches/stalls.rs` logs the same clock).
+fn note_loss_on_time(engine: &str, mover: usize, detail: &str) {
+    let since_epoch = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    let ms = since_epoch.as_millis() % 86_400_000;
+    let (h, m, s, milli) = (ms / 3_600_000, ms / 60_000 % 60, ms / 1000 % 60, ms % 1000);
+    eprintln!(
+        "match: {h:02}:{m:02}:{s:02}.{milli:03} UTC: {engine} (player {}) lost on time: {detail}",
+        mover + 1
+    );
 }
 
 /// The `go` line for player `mover`: when the mover has a clock, the two clock words of the
