@@ -5,9 +5,9 @@
 use super::command::{Command, Dialect, Query, StartPosition};
 use super::job::Job;
 use super::options::Change;
-use super::played::PlayedGame;
+use super::played::{self, PlayedGame};
 use super::{Common, Flow, Session, hello_lines, terminal};
-use crate::game::{BoardRules, GameResult, Player, Rules};
+use crate::game::BoardRules;
 use crate::search::{MAX_DEPTH, SearchControl, Searcher, hash_size};
 use crate::variants::Variant;
 use std::sync::Arc;
@@ -190,21 +190,8 @@ impl<G: BoardRules> BoardSession<G> {
     }
 
     fn query(&self, query: &Query) {
-        let pos = self.game.position();
-        let drawn = self.game.is_drawn();
-        let answer = match query {
-            Query::GameOver => self.game.is_over().to_string(),
-            Query::P1Turn => (pos.player_to_move() == Player::P1).to_string(),
-            Query::Turn => format!("p{}", Rules::to_move(pos) + 1),
-            Query::Result => match pos.result() {
-                None if drawn => "draw".to_string(),
-                None => "none".to_string(),
-                Some(GameResult::Win(seat)) => format!("p{}win", seat + 1),
-                Some(GameResult::Draw) => "draw".to_string(),
-            },
-            Query::Fen => pos.fen(),
-            Query::IsLegal(text) => self.game.legal_move(text).is_ok().to_string(),
-        };
+        let (game, pos) = (&self.game, self.game.position());
+        let answer = played::query_answer(pos, game.is_drawn(), query, |text| game.legal_move(text).is_ok());
         self.common.out.line(&format!("response {answer}"));
     }
 

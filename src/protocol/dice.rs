@@ -330,15 +330,7 @@ impl<G: ChanceRules> DiceSession<G> {
 
     fn query(&self, query: &Query) {
         let pos = &self.position;
-        let answer = match query {
-            Query::GameOver => (pos.node() == Node::Over).to_string(),
-            // As `turn` says and the board games answer, a finished game included.
-            Query::P1Turn => (pos.to_move() == 0).to_string(),
-            Query::Turn => format!("p{}", pos.to_move() + 1),
-            Query::Result => rules::winner(pos).map_or("none".to_string(), |w| format!("p{}win", w + 1)),
-            Query::Fen => pos.fen(),
-            Query::IsLegal(text) => pos.parse_step(text).is_ok().to_string(),
-        };
+        let answer = super::played::query_answer(pos, false, query, |text| pos.parse_step(text).is_ok());
         self.common.out.line(&format!("response {answer}"));
     }
 

@@ -7,9 +7,9 @@
 //! agree: `position` refuses a move after the end, `query islegal` answers `false`, `d` lists no
 //! move, and `go` answers `bestmove (none)` (see `board.rs`).
 
-use super::command::{StartPosition, quote};
+use super::command::{Query, StartPosition, quote};
 use super::output;
-use crate::game::{BoardRules, GameHistory, Rules, rules};
+use crate::game::{BoardRules, GameHistory, GameResult, Rules, rules};
 use crate::quote::move_error_reason;
 use crate::variants::Variant;
 
@@ -94,6 +94,30 @@ impl<G: BoardRules> PlayedGame<G> {
         let moves = if self.is_over() { Vec::new() } else { rules::sorted_step_texts(pos) };
         let side = rules::seat_name::<G>(Rules::to_move(pos));
         output::board_lines(pos, self.ending(), side, &moves)
+    }
+}
+
+/// The answer to `query` (the text after `response `) in a game at `pos`, `drawn` by repetition
+/// or not, where `is_legal` tells whether a step text may be played now: the one rule of every
+/// session, board and dice games alike.
+pub fn query_answer<G: Rules>(
+    pos: &G,
+    drawn: bool,
+    query: &Query,
+    is_legal: impl Fn(&str) -> bool,
+) -> String {
+    match query {
+        Query::GameOver => (pos.result().is_some() || drawn).to_string(),
+        Query::P1Turn => (pos.to_move() == 0).to_string(),
+        Query::Turn => format!("p{}", pos.to_move() + 1),
+        Query::Result => match pos.result() {
+            Some(GameResult::Win(seat)) => format!("p{}win", seat + 1),
+            Some(GameResult::Draw) => "draw".to_string(),
+            None if drawn => "draw".to_string(),
+            None => "none".to_string(),
+        },
+        Query::Fen => pos.fen(),
+        Query::IsLegal(text) => is_legal(text).to_string(),
     }
 }
 
