@@ -361,17 +361,11 @@ impl Job for StepCommand {
                 steere::outln!("{}", perft::summary_line(nodes, elapsed));
             }
             Command::Divide { depth, fen, .. } => {
+                // The protocol's `perft` lines: one `STEP COUNT` per legal step, then the summary.
                 let pos = position(variant, fen.as_deref())?;
-                let start = std::time::Instant::now();
                 let never = std::sync::atomic::AtomicBool::new(false);
-                let rows = perft::divide(&pos, depth, &never).expect("a divide nobody stops ends");
-                let mut out = String::new();
-                for (step, count) in &rows {
-                    out.push_str(&format!("{step} {count}\n"));
-                }
-                let nodes = rows.iter().map(|(_, n)| n).sum();
-                out.push_str(&perft::summary_line(nodes, start.elapsed()));
-                steere::outln!("{out}");
+                let lines = steere::protocol::terminal::perft_lines(&pos, depth, &never);
+                steere::outln!("{}", lines.expect("a divide nobody stops ends").join("\n"));
             }
             Command::Moves { fen, .. } => {
                 for line in perft::moves_lines(&position(variant, fen.as_deref())?) {
