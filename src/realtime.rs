@@ -6,10 +6,10 @@
 //! a group kept busy by other work waits for its group's next turn, tens of milliseconds on a
 //! loaded machine (measured: docs/matches.md, "Time losses under load"). A real-time thread is
 //! scheduled before every ordinary one. Only threads that never compute ask for it: the
-//! protocol's answerer (it sleeps until a deadline, writes a line and ends), the protocol's
+//! protocol's two answerers (they sleep until a deadline and write a line), the protocol's
 //! input thread (it sleeps in `read`, stamps each line, the moment a `go`'s time starts, and
-//! passes it on), the engine loop while it waits for a command and until a `go` has its
-//! answerer, and the match runner's readers of engine output (they sleep in `read`, stamp each
+//! passes it on), the engine loop while it waits for a command and until a `go` is handed
+//! to the answerers, and the match runner's readers of engine output (they sleep in `read`, stamp each
 //! line and pass it on). Readers give it back when their input floods them ([`FloodGuard`]).
 //!
 //! A new thread inherits its creator's policy, so every thread that computes (a search and its
@@ -56,6 +56,55 @@ fn set_policy(realtime: bool) -> bool {
 
 #[cfg(not(target_os = "linux"))]
 fn set_policy(_realtime: bool) -> bool {
+    false
+}
+
+/// The processors this process may run on (its affinity mask: `taskset`, a cgroup's cpuset, a
+/// batch system's allocation), in increasing order; empty where the system does not say.
+pub fn allowed_cpus() -> Vec<usize> {
+    allowed_cpu_list()
+}
+
+/// Keeps the calling thread on processor `cpu` from now on; false if refused. Why: a thread
+/// that sleeps is woken by a timer of the processor it slept on, so two threads that must not
+/// both be held by one stalled processor (the answerers of `src/protocol/answer.rs`) sleep on
+/// two different ones.
+pub fn pin_to(cpu: usize) -> bool {
+    pin_thread(cpu)
+}
+
+#[cfg(target_os = "linux")]
+fn allowed_cpu_list() -> Vec<usize> {
+    // SAFETY: `set` is a plain bit set, zeroed, and its size is passed with it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        if libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) != 0 {
+            return Vec::new();
+        }
+        (0..libc::CPU_SETSIZE as usize).filter(|&cpu| libc::CPU_ISSET(cpu, &set)).collect()
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn allowed_cpu_list() -> Vec<usize> {
+    Vec::new()
+}
+
+#[cfg(target_os = "linux")]
+fn pin_thread(cpu: usize) -> bool {
+    if cpu >= libc::CPU_SETSIZE as usize {
+        return false;
+    }
+    // SAFETY: `set` is a plain bit set, zeroed, with one bit in range; its size is passed with it.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        libc::CPU_SET(cpu, &mut set);
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pin_thread(_cpu: usize) -> bool {
     false
 }
 
@@ -129,5 +178,19 @@ mod tests {
         let (granted, after_a_line, after_flood) = handle.join().unwrap();
         assert_eq!(after_a_line, granted, "a line changes nothing");
         assert!(!after_flood, "a flood always ends real-time priority");
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_thread_pinned_to_an_allowed_processor_runs_there_only() {
+        let cpus = allowed_cpus();
+        assert!(!cpus.is_empty(), "Linux always says where a process may run");
+        let last = *cpus.last().unwrap();
+        let (pinned, now_allowed) =
+            std::thread::spawn(move || (pin_to(last), allowed_cpus())).join().unwrap();
+        assert!(pinned);
+        assert_eq!(now_allowed, vec![last]);
+        assert_eq!(allowed_cpus(), cpus, "pinning one thread leaves the others alone");
+        assert!(!pin_to(usize::MAX), "a processor that cannot exist is refused");
     }
 }

@@ -1,18 +1,31 @@
-//! The answerer: the thread that writes a search's output and its one `bestmove`, on time
+//! The answerers: the threads that write a search's output and its one `bestmove`, on time
 //! whatever the load on the machine.
 //!
-//! Why a thread of its own: a search thread looks at its clock between nodes, so when the
+//! Why threads of their own: a search thread looks at its clock between nodes, so when the
 //! operating system leaves it waiting for a processor (a busy machine: a compiler, another match,
 //! a browser), it cannot see its deadline, and the moment it runs again may be tens or hundreds
 //! of milliseconds late. A thread that *sleeps* until a deadline is woken promptly instead: the
 //! scheduler favours a sleeper that wakes over a thread that has been computing. So every `go`
-//! gets an answerer that sleeps until the hard deadline and then gives the answer itself, while
+//! has an answerer that sleeps until the hard deadline and then gives the answer itself, while
 //! the search unwinds whenever it next runs.
 //!
-//! The search thread never writes to the output. It sends its lines here ([`Reporter`]) over a
-//! channel, which holds no lock that a descheduled thread could keep (a search preempted while
-//! holding the output's lock would delay the answer by as long as it waits). The answerer writes
-//! the `info` lines in order and gives exactly one answer, whichever comes first:
+//! Two of them, on two processors. A sleeping thread is woken by a timer of the processor it
+//! slept on, and on a virtual machine one processor alone can be held by the host for 100 ms
+//! (measured by `benches/stalls.rs`; docs/matches.md): no thread woken there runs meanwhile. So
+//! the *first answerer* (pinned to the first processor the process may use) does the work,
+//! writing the search's lines and giving its answer, and the *second waker* (pinned to the
+//! second) only watches the same deadline, [`SECOND_WAKER_DELAY`] later, and gives the answer
+//! offered last if the first has not. Whichever gives it first gives it alone ([`Ticket`]).
+//!
+//! The threads live as long as the session ([`AnswerDesk`]): a thread started for each `go`
+//! would map and unmap its stack every move, and a thread that changes the process's memory map
+//! can be held by one that was preempted while changing it.
+//!
+//! The search thread never writes to the output. It sends its lines to the first answerer
+//! ([`Reporter`]) over a channel, which holds no lock that a descheduled thread could keep (a
+//! search preempted while holding the output's lock would delay the answer by as long as it
+//! waits). The first answerer writes the `info` lines in order and gives exactly one answer,
+//! whichever comes first:
 //! - the search's own answer ([`Reporter::done`]);
 //! - the hard deadline plus [`GRACE`]: the move last offered ([`Reporter::offer`], the best
 //!   move of the last completed iteration, or the fallback chosen at `go`), and the search is
@@ -25,16 +38,20 @@
 
 use super::output::Output;
 use crate::search::SearchControl;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
-use std::thread::JoinHandle;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// How long after its own hard deadline a search may still answer itself before the answerer
 /// does: the search stops at the deadline and answers within a fraction of a millisecond when
 /// it is running, so on a machine with processors to spare the answer is the search's own.
 pub const GRACE: Duration = Duration::from_millis(1);
+
+/// How long after the first answerer's moment (the deadline plus [`GRACE`], or `stop`) the
+/// second waker gives the answer in its place: long enough that a first answerer that runs
+/// always answers first (it takes microseconds), short against the margin of any runner.
+pub const SECOND_WAKER_DELAY: Duration = Duration::from_millis(2);
 
 /// When a search must have answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,7 +64,7 @@ pub struct Deadline {
 }
 
 impl Deadline {
-    /// The moment the answerer gives the answer itself, if any: none while pondering.
+    /// The moment the first answerer gives the answer itself, if any: none while pondering.
     fn due(&self, control: &SearchControl) -> Option<Instant> {
         if control.pondering.load(SeqCst) {
             return None;
@@ -66,7 +83,7 @@ enum Report {
     Offer(String),
     /// The search's own answer, and lines to write after it (`debug` timing).
     Done { answer: String, after: Vec<String> },
-    /// `stop` or ponderhit was raised: look at the flags again.
+    /// `stop`, ponderhit or the other answerer's answer: look at the flags again.
     Wake,
     /// The search's side is gone (its thread ended, answered or not, or never started).
     Ended,
@@ -101,18 +118,43 @@ impl Reporter {
     }
 }
 
-/// A running answerer.
-pub struct Answerer {
-    reporter: Option<Reporter>,
-    answered: Arc<AtomicBool>,
-    handle: JoinHandle<()>,
+/// The session's answering threads: the first answerer and, where the process may use two
+/// processors, the second waker. They end when the desk is dropped.
+pub struct AnswerDesk {
+    /// The first answerer's work: each search's [`Task::run`] (a test may hold the thread).
+    first: Sender<Box<dyn FnOnce() + Send>>,
+    second: Option<Sender<Watch>>,
 }
 
-impl Answerer {
-    /// Starts the answerer of the search controlled by `control`, which must answer by
+impl AnswerDesk {
+    /// Starts the threads, each pinned to its processor and at a real-time priority where the
+    /// system grants them. A second waker that cannot be started is left out.
+    pub fn start() -> std::io::Result<AnswerDesk> {
+        let cpus = crate::realtime::allowed_cpus();
+        let (first, tasks) = channel::<Box<dyn FnOnce() + Send>>();
+        start_thread("answerer", cpus.first().copied(), move || tasks.iter().for_each(|run| run()))?;
+        let second = (cpus.len() >= 2)
+            .then(|| {
+                let (second, watches) = channel::<Watch>();
+                start_thread("second waker", Some(cpus[1]), move || watches.iter().for_each(Watch::run))
+                    .ok()
+                    .map(|()| second)
+            })
+            .flatten();
+        Ok(AnswerDesk { first, second })
+    }
+
+    /// Whether a second waker watches every deadline.
+    pub fn has_second_waker(&self) -> bool {
+        self.second.is_some()
+    }
+
+    /// Hands the search controlled by `control` to the answerers: it must answer by
     /// `deadline`; `fallback` is the answer given if the search offers none in time. With
-    /// `debug`, an answer given for the search says so after the `bestmove`.
-    pub fn start(
+    /// `debug`, an answer given for the search says so after the `bestmove`. An error means
+    /// the first answerer's thread is gone (start a new desk).
+    pub fn answer(
+        &self,
         control: Arc<SearchControl>,
         out: Output,
         deadline: Deadline,
@@ -120,28 +162,52 @@ impl Answerer {
         debug: bool,
     ) -> std::io::Result<Answerer> {
         let (sender, receiver) = channel();
+        let (second_sender, second_receiver) = channel();
+        let ticket = Arc::new(Ticket {
+            out,
+            answered: AtomicBool::new(false),
+            finished: AtomicBool::new(false),
+            offered: Mutex::new(fallback),
+            wake_first: sender.clone(),
+            wake_second: second_sender.clone(),
+            deadline,
+            debug,
+        });
         let waker = sender.clone();
         control.set_waker(move || {
             let _ = waker.send(Report::Wake);
+            let _ = second_sender.send(());
         });
-        let answered = Arc::new(AtomicBool::new(false));
-        let state = State {
-            control,
-            out,
-            deadline,
-            offered: fallback,
-            debug,
-            answered: answered.clone(),
-            realtime: false,
-            started: Instant::now(),
-        };
-        let handle = std::thread::Builder::new().name("answerer".into()).spawn(move || {
-            let realtime = crate::realtime::request();
-            state.run(&receiver, realtime, Instant::now())
-        })?;
-        Ok(Answerer { reporter: Some(Reporter { sender }), answered, handle })
+        let task = Task { control: control.clone(), ticket: ticket.clone(), receiver };
+        if self.first.send(Box::new(move || task.run())).is_err() {
+            return Err(std::io::Error::other("the answerer thread has ended"));
+        }
+        if let Some(second) = &self.second {
+            let _ = second.send(Watch { control, ticket: ticket.clone(), wake: second_receiver });
+        }
+        Ok(Answerer { reporter: Some(Reporter { sender }), ticket })
     }
+}
 
+/// Starts a session-long answering thread named `name`, pinned to `cpu`, running `body`.
+fn start_thread(name: &str, cpu: Option<usize>, body: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
+    std::thread::Builder::new().name(name.into()).spawn(move || {
+        if let Some(cpu) = cpu {
+            crate::realtime::pin_to(cpu);
+        }
+        crate::realtime::request();
+        body();
+    })?;
+    Ok(())
+}
+
+/// One search's answering, as the loop sees it.
+pub struct Answerer {
+    reporter: Option<Reporter>,
+    ticket: Arc<Ticket>,
+}
+
+impl Answerer {
     /// The search's side, for the search thread (once; `None` after).
     pub fn take_reporter(&mut self) -> Option<Reporter> {
         self.reporter.take()
@@ -150,50 +216,119 @@ impl Answerer {
     /// True once the answer is given (or about to be: the flag is raised just before the
     /// `bestmove` is written, so that a command sent after it finds the search answered).
     pub fn is_answered(&self) -> bool {
+        self.ticket.answered.load(SeqCst)
+    }
+
+    /// True once the first answerer is done with this search: nothing more of it is written.
+    pub fn is_finished(&self) -> bool {
+        self.ticket.finished.load(SeqCst)
+    }
+
+    /// Waits until the first answerer is done with this search: at once after the answer, or
+    /// once the search's [`Reporter`] is dropped (a reporter never taken is dropped here, and
+    /// the fallback given).
+    pub fn join(mut self) {
+        self.reporter = None;
+        while !self.is_finished() {
+            std::thread::sleep(Duration::from_micros(200));
+        }
+    }
+}
+
+/// What the answerers of one search share: the output, and the one answer.
+struct Ticket {
+    out: Output,
+    /// Raised by whichever answerer gives the answer, before it writes it.
+    answered: AtomicBool,
+    /// Raised when the first answerer is done with the search.
+    finished: AtomicBool,
+    /// The answer to give if the search gives none (kept by the first answerer).
+    offered: Mutex<String>,
+    /// Wakes the first answerer (when the second has answered).
+    wake_first: Sender<Report>,
+    /// Wakes the second waker (when the first has answered).
+    wake_second: Sender<()>,
+    deadline: Deadline,
+    debug: bool,
+}
+
+impl Ticket {
+    fn is_answered(&self) -> bool {
         self.answered.load(SeqCst)
     }
 
-    /// True once the thread has ended.
-    pub fn is_finished(&self) -> bool {
-        self.handle.is_finished()
+    /// Writes `lines` unless the answer is given. The flag is read under the output's lock, so
+    /// a line written here always comes before the `bestmove`.
+    fn write(&self, lines: &[String]) {
+        self.out.lines_unless(&self.answered, lines);
     }
 
-    /// Waits for the thread to end: at once after the answer, or once the search's
-    /// [`Reporter`] is dropped (a reporter never taken is dropped here, and the fallback given).
-    pub fn join(mut self) {
-        self.reporter = None;
-        let _ = self.handle.join();
+    /// Gives `answer` unless an answer is given already; true if this call gave it.
+    fn answer(&self, answer: &str) -> bool {
+        if self.answered.swap(true, SeqCst) {
+            return false;
+        }
+        self.out.line(answer);
+        let _ = self.wake_first.send(Report::Wake);
+        let _ = self.wake_second.send(());
+        true
+    }
+
+    fn offer(&self, line: String) {
+        *self.offered.lock().unwrap_or_else(|p| p.into_inner()) = line;
+    }
+
+    /// Gives the answer offered last (see [`Ticket::answer`]).
+    fn answer_offered(&self) -> bool {
+        let offered = self.offered.lock().unwrap_or_else(|p| p.into_inner()).clone();
+        self.answer(&offered)
+    }
+
+    /// With `debug`, says after the `bestmove` that `who` answered for the search, at `cause`.
+    fn note(&self, who: &str, cause: &str, began: Instant) {
+        if !self.debug {
+            return;
+        }
+        let ms = |at: Instant| at.saturating_duration_since(self.deadline.start).as_secs_f64() * 1000.0;
+        let priority = if crate::realtime::is_current() { "real-time" } else { "normal" };
+        self.out.info_string(&format!(
+            "debug: {who} answered for the search at {cause}, {:.1} ms after go was read (it took the search at {:.1} ms, at {priority} priority)",
+            ms(Instant::now()),
+            ms(began)
+        ));
     }
 }
 
-/// The answerer thread's state.
-struct State {
+/// One search, for the first answerer.
+struct Task {
     control: Arc<SearchControl>,
-    out: Output,
-    deadline: Deadline,
-    /// The answer to give if the search gives none.
-    offered: String,
-    debug: bool,
-    answered: Arc<AtomicBool>,
-    /// Whether the thread runs at a real-time priority ([`crate::realtime`]).
-    realtime: bool,
-    /// When the thread began to run.
-    started: Instant,
+    ticket: Arc<Ticket>,
+    receiver: Receiver<Report>,
 }
 
-impl State {
+impl Drop for Task {
+    /// The first answerer is done with the search (also if it failed).
+    fn drop(&mut self) {
+        self.ticket.finished.store(true, SeqCst);
+    }
+}
+
+impl Task {
     /// Writes the search's lines until the answer is given.
-    fn run(mut self, receiver: &Receiver<Report>, realtime: bool, started: Instant) {
-        self.realtime = realtime;
-        self.started = started;
+    fn run(self) {
+        let began = Instant::now();
         loop {
-            if self.control.stop.load(SeqCst) {
-                return self.give_offered(receiver, "stop");
+            if self.ticket.is_answered() {
+                // The second waker answered (this thread's processor was held).
+                return;
             }
-            let report = match self.deadline.due(&self.control) {
-                None => receiver.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            if self.control.stop.load(SeqCst) {
+                return self.give_offered("stop", began);
+            }
+            let report = match self.ticket.deadline.due(&self.control) {
+                None => self.receiver.recv().map_err(|_| RecvTimeoutError::Disconnected),
                 Some(due) => match due.checked_duration_since(Instant::now()) {
-                    Some(left) if !left.is_zero() => receiver.recv_timeout(left),
+                    Some(left) if !left.is_zero() => self.receiver.recv_timeout(left),
                     _ => Err(RecvTimeoutError::Timeout),
                 },
             };
@@ -207,29 +342,27 @@ impl State {
                     // The search is told to stop first, so that the engine loop, seeing the
                     // answer, knows the search is winding down.
                     self.control.stop.store(true, SeqCst);
-                    return self.give_offered(receiver, "the deadline");
+                    return self.give_offered("the deadline", began);
                 }
-                // The control's waker keeps a sender, so this is only a safeguard.
-                Err(RecvTimeoutError::Disconnected) => {
-                    return self.give_offered(receiver, "the search's end");
-                }
+                // The ticket keeps a sender, so this is only a safeguard.
+                Err(RecvTimeoutError::Disconnected) => return self.give_offered("the search's end", began),
             }
         }
     }
 
     /// Acts on one report; true once the answer is given.
-    fn handle(&mut self, report: Report) -> bool {
+    fn handle(&self, report: Report) -> bool {
         match report {
             Report::Ended => {
-                let offered = std::mem::take(&mut self.offered);
-                self.give(&offered);
+                self.ticket.answer_offered();
                 return true;
             }
-            Report::Info(line) => self.out.line(&line),
-            Report::Offer(line) => self.offered = line,
+            Report::Info(line) => self.ticket.write(&[line]),
+            Report::Offer(line) => self.ticket.offer(line),
             Report::Done { answer, after } => {
-                self.give(&answer);
-                self.out.lines(&after);
+                if self.ticket.answer(&answer) {
+                    self.ticket.out.lines(&after);
+                }
                 return true;
             }
             Report::Wake => {}
@@ -239,28 +372,54 @@ impl State {
 
     /// Gives the answer offered last, after writing what the search has sent meanwhile (its
     /// own answer, if it is already there, is given instead).
-    fn give_offered(mut self, receiver: &Receiver<Report>, cause: &str) {
-        while let Ok(report) = receiver.try_recv() {
+    fn give_offered(&self, cause: &str, began: Instant) {
+        while let Ok(report) = self.receiver.try_recv() {
             if self.handle(report) {
                 return;
             }
         }
-        let offered = std::mem::take(&mut self.offered);
-        self.give(&offered);
-        if self.debug {
-            let ms = |at: Instant| at.saturating_duration_since(self.deadline.start).as_secs_f64() * 1000.0;
-            let priority = if self.realtime { "real-time" } else { "normal" };
-            self.out.info_string(&format!(
-                "debug: answered for the search at {cause}, {:.1} ms after go was read (the answerer ran from {:.1} ms, at {priority} priority)",
-                ms(Instant::now()),
-                ms(self.started)
-            ));
+        if self.ticket.answer_offered() {
+            self.ticket.note("the answerer", cause, began);
         }
     }
+}
 
-    fn give(&self, answer: &str) {
-        self.answered.store(true, SeqCst);
-        self.out.line(answer);
+/// One search, for the second waker.
+struct Watch {
+    control: Arc<SearchControl>,
+    ticket: Arc<Ticket>,
+    wake: Receiver<()>,
+}
+
+impl Watch {
+    /// Sleeps until the first answerer's moment plus [`SECOND_WAKER_DELAY`], and answers then
+    /// if the first has not; returns as soon as the answer is given.
+    fn run(self) {
+        let began = Instant::now();
+        let mut stop_seen = None;
+        while !self.ticket.is_answered() {
+            if stop_seen.is_none() && self.control.stop.load(SeqCst) {
+                stop_seen = Some(Instant::now());
+            }
+            let due = self.ticket.deadline.due(&self.control).into_iter().chain(stop_seen).min();
+            let woke = match due.map(|due| due + SECOND_WAKER_DELAY) {
+                None => self.wake.recv().map_err(|_| RecvTimeoutError::Disconnected),
+                Some(due) => self.wake.recv_timeout(due.saturating_duration_since(Instant::now())),
+            };
+            match woke {
+                Ok(()) => {}
+                Err(RecvTimeoutError::Timeout) => {
+                    let cause = if stop_seen.is_some() { "stop" } else { "the deadline" };
+                    self.control.stop.store(true, SeqCst);
+                    if self.ticket.answer_offered() {
+                        self.ticket.note("the second waker", cause, began);
+                    }
+                    return;
+                }
+                // The ticket keeps a sender, so this is only a safeguard.
+                Err(RecvTimeoutError::Disconnected) => return,
+            }
+        }
     }
 }
 
@@ -291,16 +450,22 @@ pub(super) mod tests {
     }
 
     fn start(hard: Option<u64>, control: &Arc<SearchControl>) -> (Answerer, Buffer) {
+        let desk = AnswerDesk::start().unwrap();
+        let (answerer, buffer) = start_at(&desk, hard, control, false);
+        (answerer, buffer)
+    }
+
+    fn start_at(
+        desk: &AnswerDesk,
+        hard: Option<u64>,
+        control: &Arc<SearchControl>,
+        debug: bool,
+    ) -> (Answerer, Buffer) {
         let buffer = Buffer::default();
         let deadline = Deadline { start: Instant::now(), hard: hard.map(Duration::from_millis) };
-        let answerer = Answerer::start(
-            control.clone(),
-            Output::new(buffer.clone()),
-            deadline,
-            "bestmove a".into(),
-            false,
-        )
-        .unwrap();
+        let answerer = desk
+            .answer(control.clone(), Output::new(buffer.clone()), deadline, "bestmove a".into(), debug)
+            .unwrap();
         (answerer, buffer)
     }
 
@@ -375,5 +540,90 @@ pub(super) mod tests {
         wait_answered(&answerer);
         answerer.join();
         assert_eq!(buffer.text(), "bestmove a\n");
+    }
+
+    /// When the first answerer's thread does not run (its processor is held by the host), the
+    /// second waker gives the answer shortly after the deadline; the first, running again,
+    /// writes nothing more of that search, and takes the next one.
+    #[test]
+    fn the_second_waker_answers_when_the_first_answerer_is_held() {
+        let desk = AnswerDesk::start().unwrap();
+        if !desk.has_second_waker() {
+            eprintln!("one processor only: no second waker to test");
+            return;
+        }
+        let (hold, held) = channel::<()>();
+        desk.first
+            .send(Box::new(move || {
+                let _ = held.recv();
+            }))
+            .unwrap();
+        let control = Arc::new(SearchControl::new());
+        let started = Instant::now();
+        let (mut answerer, buffer) = start_at(&desk, Some(30), &control, true);
+        let reporter = answerer.take_reporter().unwrap();
+        // Sent to the held thread: not seen by the second waker, which gives the fallback.
+        reporter.info("info depth 1".into());
+        reporter.offer("bestmove b".into());
+        wait_answered(&answerer);
+        assert!(started.elapsed() >= Duration::from_millis(30) + SECOND_WAKER_DELAY);
+        assert!(control.stop.load(SeqCst), "the second waker stops the search");
+        assert!(!answerer.is_finished(), "the first answerer has not seen the search yet");
+        hold.send(()).unwrap();
+        reporter.done("bestmove c".into(), Vec::new());
+        drop(reporter);
+        answerer.join();
+        let text = buffer.text();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "bestmove a", "{text}");
+        assert!(
+            lines[1]
+                .starts_with("info string debug: the second waker answered for the search at the deadline")
+        );
+        assert_eq!(lines.len(), 2, "{text}");
+        // The next search is the first answerer's again.
+        let control = Arc::new(SearchControl::new());
+        let (mut answerer, buffer) = start_at(&desk, None, &control, false);
+        answerer.take_reporter().unwrap().done("bestmove d".into(), Vec::new());
+        answerer.join();
+        assert_eq!(buffer.text(), "bestmove d\n");
+    }
+
+    /// However the search's own answer, the deadline and `stop` race (deadlines of 0 to 2 ms,
+    /// answers and stops at once), each search gets exactly one `bestmove`, and it is its last
+    /// line but for the lines of its own answer.
+    #[test]
+    fn one_bestmove_whatever_the_race() {
+        let desk = AnswerDesk::start().unwrap();
+        for round in 0..300u64 {
+            let control = Arc::new(SearchControl::new());
+            let (mut answerer, buffer) = start_at(&desk, Some(round % 3), &control, false);
+            let reporter = answerer.take_reporter().unwrap();
+            let stopper = control.clone();
+            let search = std::thread::spawn(move || {
+                for depth in 0..(round % 5) {
+                    reporter.info(format!("info depth {depth}"));
+                    reporter.offer(format!("bestmove m{depth}"));
+                }
+                if round % 2 == 0 {
+                    reporter.done("bestmove own".into(), vec!["info string after".into()]);
+                }
+            });
+            if round % 7 == 0 {
+                stopper.request_stop();
+            }
+            search.join().unwrap();
+            answerer.join();
+            let text = buffer.text();
+            let lines: Vec<&str> = text.lines().collect();
+            let answers: Vec<usize> =
+                (0..lines.len()).filter(|&i| lines[i].starts_with("bestmove")).collect();
+            assert_eq!(answers.len(), 1, "round {round}: {text}");
+            let rest = &lines[answers[0] + 1..];
+            assert!(rest.is_empty() || rest == ["info string after"], "round {round}: {text}");
+            if rest == ["info string after"] {
+                assert_eq!(lines[answers[0]], "bestmove own");
+            }
+        }
     }
 }

@@ -69,23 +69,17 @@ impl<G: BoardRules> BoardSession<G> {
         });
     }
 
-    /// Starts the answerer of a search, or (when the system refuses a thread) says so and
-    /// gives `fallback` at once: still exactly one `bestmove`.
+    /// Hands a search to the session's answerers, or (when the system refuses their threads)
+    /// says so and gives `fallback` at once: still exactly one `bestmove`.
     fn answerer(
-        &self,
+        &mut self,
         control: &Arc<SearchControl>,
         deadline: Deadline,
         fallback: String,
     ) -> Option<Answerer> {
         let out = self.common.out.clone();
-        match Answerer::start(control.clone(), out, deadline, fallback.clone(), self.common.debug) {
-            Ok(answerer) => Some(answerer),
-            Err(e) => {
-                self.common.out.info_string(&format!("error: cannot start the answerer thread: {e}"));
-                self.common.out.line(&fallback);
-                None
-            }
-        }
+        let debug = self.common.debug;
+        super::answerers_for(&mut self.common.workers, control, out, deadline, fallback, debug)
     }
 
     /// Starts the job of the `go` of `line`: publishes its flags (a `stop` already read for it
@@ -104,7 +98,8 @@ impl<G: BoardRules> BoardSession<G> {
         self.join_job();
         let mut searcher = self.take_searcher();
         searcher.set_history(self.game.hashes_before());
-        let (job, started) = Job::start(control, answerer, move |reporter| work(searcher, reporter));
+        let (job, started) =
+            Job::start(&mut self.common.workers, control, answerer, move |reporter| work(searcher, reporter));
         if let Err(e) = started {
             self.common.out.info_string(&format!("error: cannot start the search thread: {e}"));
         }

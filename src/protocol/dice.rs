@@ -15,7 +15,7 @@
 //! the deadline are answered at once whatever the load, and `go infinite` and `go ponder` wait
 //! for `stop` or `ponderhit` before answering. The fixed players decide at once, on the loop.
 
-use super::answer::{Answerer, Deadline, Reporter};
+use super::answer::{Deadline, Reporter};
 use super::command::{Command, GoParams, Query, StartPosition, quote};
 use super::job::{Job, wait_for_the_gui};
 use super::options::Change;
@@ -201,23 +201,19 @@ impl<G: ChanceRules> DiceSession<G> {
         let pos = self.position;
         let fallback = format!("bestmove {}", fallback_event(&pos, &only, seed));
         let deadline = Deadline { start: read_at, hard: budget };
-        let out = self.common.out.clone();
-        let answerer =
-            match Answerer::start(control.clone(), out, deadline, fallback.clone(), self.common.debug) {
-                Ok(answerer) => answerer,
-                Err(e) => {
-                    self.common.out.info_string(&format!("error: cannot start the answerer thread: {e}"));
-                    self.common.out.line(&fallback);
-                    return;
-                }
-            };
+        let (out, debug) = (self.common.out.clone(), self.common.debug);
+        let Some(answerer) =
+            super::answerers_for(&mut self.common.workers, &control, out, deadline, fallback, debug)
+        else {
+            return;
+        };
         // The deadline is guarded: the rest is ordinary work (joining, starting threads).
         crate::realtime::release();
         self.common.shared.publish(&control, line);
         self.join_job();
         let infinite = params.infinite;
         let job_control = control.clone();
-        let (job, started) = Job::start(control, answerer, move |reporter| {
+        let (job, started) = Job::start(&mut self.common.workers, control, answerer, move |reporter| {
             dice_search(&pos, &only, limits, &job_control, infinite, &reporter);
         });
         if let Err(e) = started {
@@ -262,20 +258,17 @@ impl<G: ChanceRules> DiceSession<G> {
         let control = Arc::new(SearchControl::new());
         control.pondering.store(params.ponder, SeqCst);
         let deadline = Deadline { start: Instant::now(), hard: None };
-        let out = self.common.out.clone();
-        let answerer =
-            match Answerer::start(control.clone(), out, deadline, answer.clone(), self.common.debug) {
-                Ok(answerer) => answerer,
-                Err(e) => {
-                    self.common.out.info_string(&format!("error: cannot start the answerer thread: {e}"));
-                    return self.common.out.line(&answer);
-                }
-            };
+        let (out, debug) = (self.common.out.clone(), self.common.debug);
+        let Some(answerer) =
+            super::answerers_for(&mut self.common.workers, &control, out, deadline, answer.clone(), debug)
+        else {
+            return;
+        };
         crate::realtime::release();
         self.common.shared.publish(&control, line);
         self.join_job();
         let (job_control, infinite) = (control.clone(), params.infinite);
-        let (job, started) = Job::start(control, answerer, move |reporter| {
+        let (job, started) = Job::start(&mut self.common.workers, control, answerer, move |reporter| {
             super::job::wait_for_the_gui(&job_control, infinite);
             reporter.done(answer, Vec::new());
         });

@@ -1,4 +1,4 @@
-//! A search running on its own thread, from `go` to `bestmove`, with its answerer.
+//! A search running on the session's search thread, from `go` to `bestmove`, with its answerers.
 //!
 //! [`Job`] is game-agnostic: a search thread doing some work (the board games lend it their
 //! [`Searcher`] with its transposition table, which it hands back when joined; the dice games'
@@ -19,17 +19,14 @@
 
 use super::answer::{Answerer, Reporter};
 use super::output::{bestmove_line, info_line};
+use super::workers::{Work, Workers};
 use crate::game::{BoardRules, Game};
 use crate::search::{Limits, SearchControl, SearchResult, Searcher};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
-use std::sync::atomic::Ordering::SeqCst;
-use std::thread::JoinHandle;
+use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
+use std::sync::mpsc::{Receiver, sync_channel};
 use std::time::Instant;
-
-/// The search thread's stack: the main search thread recurses one frame (with a move list) per
-/// ply, like the helper threads, which get 16 MiB.
-const SEARCH_STACK: usize = 32 << 20;
 
 /// How a search answers: what its `bestmove` line carries and whether it explains its timing.
 #[derive(Clone, Copy, Debug)]
@@ -44,33 +41,49 @@ pub struct AnswerStyle {
 pub struct Job<T> {
     control: Arc<SearchControl>,
     answerer: Answerer,
-    search: Option<JoinHandle<T>>,
+    /// What the work returns, once it has (none if it never ran).
+    result: Option<Receiver<T>>,
+    /// Raised when the work has ended (returned, failed, or never ran).
+    ended: Arc<AtomicBool>,
+}
+
+/// Raises its flag when dropped: when the work ends, however it ends.
+struct RaiseOnDrop(Arc<AtomicBool>);
+
+impl Drop for RaiseOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, SeqCst);
+    }
 }
 
 impl<T: Send + 'static> Job<T> {
-    /// Runs `work` on a new search thread (always at the ordinary priority), with `answerer` (started first, so that its deadline
-    /// holds from the start) writing what the work reports. If the system refuses a thread,
-    /// the answerer gives its fallback at once and the job is answered and finished; the error
-    /// is returned for the caller to report.
+    /// Runs `work` on the session's search thread (see [`Workers`]), with `answerer` (started
+    /// first, so that its deadline holds from the start) writing what the work reports. If no
+    /// search thread can be had, the answerer gives its fallback at once and the job is
+    /// answered and finished; the error is returned for the caller to report.
     pub fn start(
+        workers: &mut Workers,
         control: Arc<SearchControl>,
         mut answerer: Answerer,
         work: impl FnOnce(Reporter) -> T + Send + 'static,
     ) -> (Job<T>, std::io::Result<()>) {
         let reporter = answerer.take_reporter().expect("a fresh answerer");
-        let spawned =
-            std::thread::Builder::new().name("search".into()).stack_size(SEARCH_STACK).spawn(move || {
-                // A thread inherits its creator's policy; a search computes, so it never runs
-                // at real-time priority (it would keep a processor from every other program).
-                crate::realtime::release();
-                work(reporter)
-            });
-        // On failure the closure, with the reporter, is dropped: the answerer gives its fallback.
-        let (search, result) = match spawned {
-            Ok(handle) => (Some(handle), Ok(())),
-            Err(e) => (None, Err(e)),
+        let (sender, receiver) = sync_channel(1);
+        let ended = Arc::new(AtomicBool::new(false));
+        let raise = RaiseOnDrop(ended.clone());
+        let task: Work = Box::new(move || {
+            let _raise = raise;
+            let _ = sender.send(work(reporter));
+        });
+        // On failure the task, with the reporter, is dropped: the answerer gives its fallback.
+        let (result, started) = match workers.run_search(task) {
+            Ok(()) => (Some(receiver), Ok(())),
+            Err((task, e)) => {
+                drop(task);
+                (None, Err(e))
+            }
         };
-        (Job { control, answerer, search }, result)
+        (Job { control, answerer, result, ended }, started)
     }
 
     /// True once the `bestmove` is given (or about to be).
@@ -85,7 +98,7 @@ impl<T: Send + 'static> Job<T> {
 
     /// True once both threads have ended (joining is then immediate).
     pub fn is_finished(&self) -> bool {
-        self.answerer.is_finished() && self.search.as_ref().is_none_or(JoinHandle::is_finished)
+        self.answerer.is_finished() && self.ended.load(SeqCst)
     }
 
     /// Tells the search to stop: the answerer gives the best move so far at once.
@@ -129,7 +142,7 @@ impl<T: Send + 'static> Job<T> {
         if !self.is_answered() {
             self.stop();
         }
-        let result = self.search.and_then(|handle| handle.join().ok());
+        let result = self.result.and_then(|receiver| receiver.recv().ok());
         self.answerer.join();
         result
     }
@@ -292,9 +305,13 @@ mod tests {
         let start = Instant::now();
         let deadline = Deadline { start, hard: Some(Duration::from_millis(40)) };
         let out = Output::new(buffer.clone());
-        let answerer =
-            Answerer::start(control.clone(), out, deadline, "bestmove d2e3".into(), false).unwrap();
-        let (job, started) = Job::start(control, answerer, |reporter| {
+        let mut workers = Workers::default();
+        let answerer = workers
+            .desk()
+            .unwrap()
+            .answer(control.clone(), out, deadline, "bestmove d2e3".into(), false)
+            .unwrap();
+        let (job, started) = Job::start(&mut workers, control, answerer, |reporter| {
             reporter.info("info depth 1".into());
             reporter.offer("bestmove d2f4".into());
             std::thread::sleep(Duration::from_millis(400));
@@ -321,9 +338,13 @@ mod tests {
             let control = Arc::new(SearchControl::new());
             let deadline = Deadline { start: Instant::now(), hard: None };
             let out = Output::new(Buffer::default());
-            let answerer =
-                Answerer::start(control.clone(), out, deadline, "bestmove d2e3".into(), false).unwrap();
-            let (job, started) = Job::start(control, answerer, |reporter| {
+            let mut workers = Workers::default();
+            let answerer = workers
+                .desk()
+                .unwrap()
+                .answer(control.clone(), out, deadline, "bestmove d2e3".into(), false)
+                .unwrap();
+            let (job, started) = Job::start(&mut workers, control, answerer, |reporter| {
                 let helper = std::thread::spawn(crate::realtime::is_current).join().unwrap();
                 let search = crate::realtime::is_current();
                 reporter.done("bestmove d2e3".into(), Vec::new());
@@ -336,6 +357,40 @@ mod tests {
         });
         let (granted, policies) = handle.join().unwrap();
         assert_eq!(policies, Some((false, false)), "real-time granted to the starter: {granted}");
+    }
+
+    /// Every search of a session runs on one thread, kept between them, and a search that
+    /// fails (a panic, in a test build) leaves the thread to the next one; the failed one is
+    /// answered with its offer and joins with nothing.
+    #[test]
+    fn the_search_thread_is_kept_between_searches_and_survives_a_failure() {
+        let mut workers = Workers::default();
+        let mut run = |fail: bool| {
+            let buffer = Buffer::default();
+            let control = Arc::new(SearchControl::new());
+            let deadline = Deadline { start: Instant::now(), hard: None };
+            let out = Output::new(buffer.clone());
+            let desk = workers.desk().unwrap();
+            let answerer =
+                desk.answer(control.clone(), out, deadline, "bestmove d2e3".into(), false).unwrap();
+            let (job, started) = Job::start(&mut workers, control, answerer, move |reporter| {
+                reporter.offer("bestmove d2f4".into());
+                assert!(!fail, "a failing search (expected by this test)");
+                reporter.done("bestmove h2g3".into(), Vec::new());
+                std::thread::current().id()
+            });
+            started.unwrap();
+            job.wait_answered();
+            (job.join(), buffer.text())
+        };
+        let (first, text) = run(false);
+        assert_eq!(text, "bestmove h2g3\n");
+        let (failed, text) = run(true);
+        assert_eq!((failed, text.as_str()), (None, "bestmove d2f4\n"));
+        let (third, _) = run(false);
+        assert!(first.is_some());
+        assert_eq!(first, third, "one search thread for the session");
+        assert_ne!(first, Some(std::thread::current().id()));
     }
 
     #[test]

@@ -42,13 +42,16 @@ pub mod options;
 pub mod output;
 mod played;
 pub mod terminal;
+pub mod workers;
 
 use command::{Command, Dialect, ParseError};
 use input::{Input, Shared};
 use options::{Change, Options};
 use output::Output;
+use workers::Workers;
 
 use crate::game::BoardRules;
+use crate::search;
 use crate::variants::{self, Variant};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -85,8 +88,14 @@ pub fn run(input: impl BufRead + Send + 'static, output: impl Write + Send + 'st
         return;
     }
     let shared_jobs = shared.clone();
-    let common =
-        Common { out: out.clone(), shared, options: Options::default(), debug: false, dialect: Dialect::Uci };
+    let common = Common {
+        out: out.clone(),
+        shared,
+        options: Options::default(),
+        debug: false,
+        dialect: Dialect::Uci,
+        workers: Workers::default(),
+    };
     let mut session = new_session(common, variants::DEFAULT_VARIANT);
     while !out.is_closed() {
         // The loop waits at a real-time priority where granted, so that a `go` gets its answerer
@@ -215,6 +224,8 @@ struct Common {
     debug: bool,
     /// The dialect of the last handshake (UCI until one is seen): `bestmove` follows it.
     dialect: Dialect,
+    /// The session's search and answering threads.
+    workers: Workers,
 }
 
 impl Common {
@@ -226,6 +237,31 @@ impl Common {
                 self.out.info_string(&format!("error: setoption: {message}"));
                 None
             }
+        }
+    }
+}
+
+/// Hands the search controlled by `control` to the session's answerers (see `answer.rs`), or,
+/// when the system refuses their threads, says so and gives `fallback` at once: still exactly
+/// one `bestmove`. The next `go` tries to start the threads again.
+fn answerers_for(
+    workers: &mut Workers,
+    control: &Arc<search::SearchControl>,
+    out: Output,
+    deadline: answer::Deadline,
+    fallback: String,
+    debug: bool,
+) -> Option<answer::Answerer> {
+    let answered = workers
+        .desk()
+        .and_then(|desk| desk.answer(control.clone(), out.clone(), deadline, fallback.clone(), debug));
+    match answered {
+        Ok(answerer) => Some(answerer),
+        Err(e) => {
+            workers.drop_desk();
+            out.info_string(&format!("error: cannot start the answerer threads: {e}"));
+            out.line(&fallback);
+            None
         }
     }
 }

@@ -43,11 +43,21 @@ impl Output {
 
     /// Writes several lines at once (no other output between them) and flushes them.
     pub fn lines<S: AsRef<str>>(&self, lines: &[S]) {
+        self.lines_unless(&AtomicBool::new(false), lines);
+    }
+
+    /// Writes `lines` as [`Output::lines`] does, unless `closed` is raised; the flag is read
+    /// under the writer's lock, so a thread that raises it and then writes is sure to write
+    /// after these lines, or that they are not written.
+    pub fn lines_unless<S: AsRef<str>>(&self, closed: &AtomicBool, lines: &[S]) {
         if self.is_closed() {
             return;
         }
         // A writer poisoned by a panicking thread is still a writer: keep using it.
         let mut writer = self.shared.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if closed.load(Ordering::SeqCst) {
+            return;
+        }
         let mut result = Ok(());
         for line in lines {
             result = result.and_then(|()| writer.write_all(line.as_ref().as_bytes()));

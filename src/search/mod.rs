@@ -343,6 +343,9 @@ pub struct Searcher<G: Game> {
     tt: TranspositionTable,
     tables: Vec<ordering::OrderingTables<G>>,
     threads: usize,
+    /// The helper threads (`threads - 1` of them), kept from search to search; `None` with one
+    /// thread, or where the system refused them (the search then runs on its own thread).
+    helpers: Option<rayon::ThreadPool>,
     params: SearchParams,
     /// The game before the position searched (see [`Searcher::set_history`]).
     history: Vec<u64>,
@@ -356,6 +359,7 @@ impl<G: Game> Searcher<G> {
             tt: TranspositionTable::new(hash_mib),
             tables: Vec::new(),
             threads: 1,
+            helpers: None,
             params: SearchParams::default(),
             history: Vec::new(),
         };
@@ -398,9 +402,14 @@ impl<G: Game> Searcher<G> {
         }
     }
 
-    /// Sets the number of search threads (at least one).
+    /// Sets the number of search threads (at least one). The helper threads start with the
+    /// next search and stay until the number changes.
     pub fn set_threads(&mut self, n: usize) {
-        self.threads = n.max(1);
+        let n = n.max(1);
+        if n != self.threads {
+            self.helpers = None;
+        }
+        self.threads = n;
         self.tables.resize_with(self.threads, ordering::OrderingTables::new);
     }
 
@@ -482,8 +491,12 @@ impl<G: Game> Searcher<G> {
             on_done(&result);
             return result;
         }
+        if self.helpers.is_none() && self.threads > 1 {
+            self.helpers = threads::helper_pool(self.threads - 1);
+        }
         let tables = &mut self.tables[..self.threads];
         let history = if G::CAN_REPEAT { &self.history[..] } else { &[] };
-        threads::run(pos, &self.tt, tables, limits, control, self.params, history, on_info, on_done)
+        let helpers = self.helpers.as_ref();
+        threads::run(pos, &self.tt, helpers, tables, limits, control, self.params, history, on_info, on_done)
     }
 }

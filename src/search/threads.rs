@@ -29,13 +29,29 @@ use std::time::{Duration, Instant};
 /// Stack size of helper threads: the recursion holds a move list per ply.
 const HELPER_STACK: usize = 16 << 20;
 
-/// Runs one search of `pos` on `tables.len()` threads (the calling thread is the main one).
-/// The result goes to `on_done` before the helper threads are joined (see
+/// The pool of `count` helper threads, kept by the searcher from search to search (a thread
+/// started for each search would map and unmap its stack every move; see
+/// `src/protocol/workers.rs`), or `None` if the system refuses them. Its threads run at the
+/// ordinary priority whatever thread builds the pool.
+pub fn helper_pool(count: usize) -> Option<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(count)
+        .stack_size(HELPER_STACK)
+        .thread_name(|i| format!("search helper {}", i + 1))
+        .start_handler(|_| crate::realtime::release())
+        .build()
+        .ok()
+}
+
+/// Runs one search of `pos` on `tables.len()` threads: the calling thread is the main one, and
+/// the others are taken from `helpers` (a helper missing there is simply missing: the search
+/// stays correct). The result goes to `on_done` before the helpers are waited for (see
 /// [`super::Searcher::search_reporting`]), and is returned after.
 #[allow(clippy::too_many_arguments)] // the parts of one search call, passed straight through
 pub fn run<G: Game>(
     pos: &G,
     tt: &TranspositionTable,
+    helpers: Option<&rayon::ThreadPool>,
     tables: &mut [OrderingTables<G>],
     limits: &Limits,
     control: &SearchControl,
@@ -55,21 +71,29 @@ pub fn run<G: Game>(
         history,
     };
     let (main_tables, helper_tables) = tables.split_first_mut().expect("at least one thread");
-    let mut result = std::thread::scope(|scope| {
-        for (i, tables) in helper_tables.iter_mut().enumerate() {
-            let shared = &shared;
-            // A helper that cannot be started is simply missing: the search stays correct.
-            let _ = std::thread::Builder::new().stack_size(HELPER_STACK).spawn_scoped(scope, move || {
-                Worker::new(shared, tables, i + 1).iterate(pos, None);
-            });
-        }
-        let mut result = Worker::new(&shared, main_tables, 0).iterate(pos, Some(on_info));
+    let mut main = |shared: &Shared<'_>, main_tables: &mut OrderingTables<G>| {
+        let mut result = Worker::new(shared, main_tables, 0).iterate(pos, Some(on_info));
         shared.abort.store(true, Relaxed);
         wait_for_release(limits, control);
         result.nodes = shared.nodes.load(Relaxed);
         on_done(&result);
         result
-    });
+    };
+    let mut result = match helpers {
+        Some(pool) if !helper_tables.is_empty() => pool.in_place_scope(|scope| {
+            for (i, tables) in helper_tables.iter_mut().enumerate() {
+                let shared = &shared;
+                scope.spawn(move |_| {
+                    // A helper that starts after the main thread has finished has nothing to do.
+                    if !shared.abort.load(Relaxed) {
+                        Worker::new(shared, tables, i + 1).iterate(pos, None);
+                    }
+                });
+            }
+            main(&shared, main_tables)
+        }),
+        _ => main(&shared, main_tables),
+    };
     // Every thread has flushed its count on the way out of the scope.
     result.nodes = shared.nodes.load(Relaxed);
     result
@@ -80,5 +104,33 @@ pub fn run<G: Game>(
 pub fn wait_for_release(limits: &Limits, control: &SearchControl) {
     while !control.stop.load(Relaxed) && (limits.infinite || control.pondering.load(Relaxed)) {
         std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Built from a thread at real-time priority (the engine loop waits at one, and may make
+    /// the searcher), the helpers still run at the ordinary priority, and they are kept: the
+    /// same threads serve one search after the other.
+    #[test]
+    fn helpers_run_at_the_ordinary_priority_and_are_kept() {
+        let (granted, policies, same) = std::thread::spawn(|| {
+            let granted = crate::realtime::request();
+            let pool = helper_pool(2).unwrap();
+            crate::realtime::release();
+            let ids = |pool: &rayon::ThreadPool| {
+                let mut ids = pool.broadcast(|_| std::thread::current().id());
+                ids.sort_by_key(|id| format!("{id:?}"));
+                ids
+            };
+            let policies = pool.broadcast(|_| crate::realtime::is_current());
+            (granted, policies, ids(&pool) == ids(&pool))
+        })
+        .join()
+        .unwrap();
+        assert_eq!(policies, vec![false, false], "real-time granted to the builder: {granted}");
+        assert!(same);
     }
 }

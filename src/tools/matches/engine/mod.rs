@@ -28,6 +28,7 @@
 mod output;
 #[cfg(test)]
 mod tests;
+mod witness;
 
 pub use output::{Event, Line, MAX_LINE};
 

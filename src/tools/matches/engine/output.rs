@@ -14,7 +14,10 @@
 //!   It is the rate at which the reader gives its real-time priority back (src/realtime.rs),
 //!   counted again on the runner's side because a reader that lost its priority still reads.
 
+use super::witness::{self, Counted, Witness};
 use std::io::{BufRead, BufReader, Read};
+use std::os::fd::AsFd;
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 use std::time::{Duration, Instant};
 
@@ -53,27 +56,59 @@ pub enum Event {
     Eof,
 }
 
-/// Starts the reader thread of `output` and returns the queue it fills.
-pub fn spawn_reader(output: impl Read + Send + 'static) -> Receiver<Event> {
+/// Starts the reader thread of `output` and returns the queue it fills. Where the process may
+/// use two processors, the reader is pinned to the first and a witness of the pipe
+/// (`witness.rs`) to the second, so that one processor held by the host does not delay the
+/// stamps.
+pub fn spawn_reader(output: impl Read + AsFd + Send + 'static) -> Receiver<Event> {
+    let cpus = crate::realtime::allowed_cpus();
+    let witness = match cpus[..] {
+        [_, second, ..] => witness::start(output.as_fd(), second),
+        _ => None,
+    };
+    let cpu = cpus.first().copied().filter(|_| witness.is_some());
+    spawn_reader_with(output, witness, cpu)
+}
+
+/// [`spawn_reader`] with the witness given (if any), the reader pinned to `cpu` (if any).
+fn spawn_reader_with(
+    output: impl Read + Send + 'static,
+    witness: Option<Arc<Witness>>,
+    cpu: Option<usize>,
+) -> Receiver<Event> {
     let (sender, events) = sync_channel(QUEUE_LINES);
     // Detached on purpose: it ends when the engine's output closes or the queue is dropped,
     // and the runner never waits for it (an engine's grandchild could keep the pipe open).
     std::thread::spawn(move || {
+        if let Some(cpu) = cpu {
+            crate::realtime::pin_to(cpu);
+        }
         // It stamps the engine's answers: it must not wait for a processor when a line comes,
         // so it asks for real-time priority (src/realtime.rs), and gives it back if the engine
         // floods it.
         let mut guard = crate::realtime::FloodGuard::start();
-        read_lines(output, &sender, &mut |bytes| guard.count(bytes));
+        let counted = Counted { inner: output, witness: witness.clone() };
+        read_lines(counted, &sender, &mut |bytes| guard.count(bytes), witness.as_deref());
+        if let Some(witness) = witness {
+            witness.end();
+        }
     });
     events
 }
 
-/// Reads `output` line by line, stamping each line as it is read and sending it; `count` is
-/// told the bytes as they are read (output without line ends too). Returns at the end of the
-/// output (sent as [`Event::Eof`]) or when nobody receives any more.
-fn read_lines(output: impl Read, sender: &SyncSender<Event>, count: &mut dyn FnMut(usize)) {
+/// Reads `output` line by line, stamping each line as it is read (or when `witness` first saw
+/// its last byte waiting, if earlier) and sending it; `count` is told the bytes as they are
+/// read (output without line ends too). Returns at the end of the output (sent as
+/// [`Event::Eof`]) or when nobody receives any more.
+fn read_lines(
+    output: impl Read,
+    sender: &SyncSender<Event>,
+    count: &mut dyn FnMut(usize),
+    witness: Option<&Witness>,
+) {
     let mut reader = BufReader::new(output);
     let mut line = Vec::new();
+    let mut offset = 0u64;
     loop {
         line.clear();
         match read_capped_line(&mut reader, &mut line, count) {
@@ -82,8 +117,11 @@ fn read_lines(output: impl Read, sender: &SyncSender<Event>, count: &mut dyn FnM
                 return;
             }
             Ok(bytes) => {
+                offset += bytes as u64;
+                let read_at = Instant::now();
+                let at = witness.and_then(|w| w.seen(offset)).map_or(read_at, |seen| seen.min(read_at));
                 let text = String::from_utf8_lossy(&line).trim_end_matches(['\n', '\r']).to_string();
-                if sender.send(Event::Line(Line { at: Instant::now(), text, bytes })).is_err() {
+                if sender.send(Event::Line(Line { at, text, bytes })).is_err() {
                     return;
                 }
             }
@@ -164,8 +202,53 @@ impl Default for FloodMeter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::Arc;
+    use std::io::Write;
     use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// A pipe whose reader is held 300 ms before each read (its processor is held by the host).
+    struct Held(std::io::PipeReader);
+
+    impl Read for Held {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            std::thread::sleep(Duration::from_millis(300));
+            self.0.read(buf)
+        }
+    }
+
+    impl AsFd for Held {
+        fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
+            self.0.as_fd()
+        }
+    }
+
+    /// A line read late by a held reader is stamped when it reached the pipe, by the witness
+    /// on the other processor; the stream's lines and their order are the same.
+    #[test]
+    fn a_held_reader_is_not_charged_to_the_engine() {
+        if crate::realtime::allowed_cpus().len() < 2 {
+            eprintln!("one processor only: no witness to test");
+            return;
+        }
+        let (pipe, mut writer) = std::io::pipe().unwrap();
+        let events = spawn_reader(Held(pipe));
+        std::thread::sleep(Duration::from_millis(50));
+        let written = Instant::now();
+        writer.write_all(b"info depth 1\nbestmove a1b2\n").unwrap();
+        let mut lines = Vec::new();
+        for _ in 0..2 {
+            match events.recv().unwrap() {
+                Event::Line(line) => lines.push(line),
+                Event::Eof => panic!("early end"),
+            }
+        }
+        assert!(written.elapsed() >= Duration::from_millis(200), "the reader was held");
+        assert_eq!(lines[1].text, "bestmove a1b2");
+        let stamp = lines[1].at.saturating_duration_since(written);
+        // Generous against a loaded test machine; the reader itself read it 300 ms late.
+        assert!(stamp < Duration::from_millis(150), "stamped {stamp:?} after the write");
+        drop(writer);
+        assert!(matches!(events.recv(), Ok(Event::Eof)));
+    }
 
     #[test]
     fn caps_long_lines() {
@@ -200,7 +283,7 @@ mod tests {
     #[test]
     fn a_reader_stops_reading_when_its_lines_are_not_taken() {
         let read = Arc::new(AtomicUsize::new(0));
-        let events = spawn_reader(Yes(read.clone()));
+        let events = spawn_reader_with(Yes(read.clone()), None, None);
         std::thread::sleep(Duration::from_millis(300));
         // The queue, the line in hand and the reader's buffer (8 KiB), and nothing more.
         let bound = (QUEUE_LINES + 2) * 18 + 8 * 1024;
