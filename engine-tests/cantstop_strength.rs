@@ -5,7 +5,7 @@
 
 use steere::cantstop::Position;
 use steere::chance::Limits;
-use steere::tools::dice::duel;
+use steere::tools::searches::expectimax::duel;
 
 fn setting(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)

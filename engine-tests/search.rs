@@ -259,7 +259,8 @@ impl steere::variants::BoardJob for SameBenchTwice {
     fn run<G: steere::game::BoardRules>(self, variant: steere::variants::Variant<G>) {
         let run = || {
             let control = SearchControl::new();
-            let lines = steere::tools::bench::bench(variant, 5, 1, 16, &control, &mut |_, _, _| {});
+            let lines =
+                steere::tools::searches::alpha_beta::bench(variant, 5, 1, 16, &control, &mut |_, _, _| {});
             lines.iter().map(|l| (l.best_move.map(|m| m.to_string()), l.score, l.nodes)).collect::<Vec<_>>()
         };
         let (a, b) = (run(), run());
@@ -277,7 +278,7 @@ impl steere::variants::ChanceJob for SameDiceBenchTwice {
         let run = || {
             let mut lines = Vec::new();
             let stop = std::sync::atomic::AtomicBool::new(false);
-            let summary = steere::tools::dice::bench(variant, 2, &stop, &mut |line| {
+            let summary = steere::tools::searches::expectimax::bench(variant, 2, &stop, &mut |line| {
                 lines.push(line.split(" time ").next().unwrap_or("").to_string())
             });
             (lines, summary.split(" time ").next().unwrap_or("").to_string())

@@ -3,13 +3,13 @@
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::process::ExitCode;
 use std::time::Duration;
-use steere::game::{BoardRules, Rules};
-use steere::search::{Limits, MAX_HASH_MIB, SearchControl, Searcher};
+use steere::game::Rules;
+use steere::search::MAX_HASH_MIB;
+use steere::tools::perft;
 use steere::tools::perft::MAX_PERFT_DEPTH;
-use steere::tools::{analyse, bench, perft};
-use steere::variants::{self, BoardJob, Job, Variant};
+use steere::tools::searches::{Request, Searches, SolitaireRequest};
+use steere::variants::{self, Job, Variant};
 
-mod dice_commands;
 mod usage;
 
 /// steere: an engine for a family of abstract games: Impasse, Dipole, HexDame and the dice game
@@ -299,12 +299,9 @@ fn main() -> ExitCode {
         | Command::Odds { variant: DiceVariantArg { ref name }, .. }
         | Command::Solitaire { variant: DiceVariantArg { ref name }, .. } => {
             let name = name.clone();
-            let result = if variants::is_dice_game(&name) {
-                variants::dispatch_chance(&name, dice_commands::DiceCommand(command))
-            } else {
-                variants::dispatch_board(&name, SearchCommand(command))
-            };
-            result.map_err(|e| format!("--variant: {e}")).flatten()
+            steere::with_variant!(&name, |variant, search| search_command(variant, search, command))
+                .map_err(|e| format!("--variant: {e}"))
+                .flatten()
         }
         Command::Variants => {
             for info in &variants::VARIANTS {
@@ -378,29 +375,44 @@ impl Job for StepCommand {
     }
 }
 
-/// A command that searches a board game's positions (analyse, bench), run with its rules.
-struct SearchCommand(Command);
-
-impl BoardJob for SearchCommand {
-    type Output = Result<(), String>;
-    fn run<G: BoardRules>(self, variant: Variant<G>) -> Result<(), String> {
-        match self.0 {
-            Command::Analyse { fen, depth, movetime, nodes, threads, hash, .. } => {
-                let pos = position(variant, fen.as_deref())?;
-                run_analyse(&pos, depth, movetime, nodes, threads as usize, hash as usize)
-            }
-            Command::Bench { depth, threads, hash, .. } => {
-                run_bench(variant, depth.unwrap_or(variant.info.bench_depth), threads as usize, hash as usize)
-            }
-            Command::Odds { .. } => {
-                Err(format!("odds: {} is a board game; odds are for dice games (cantstop)", variant.name()))
-            }
-            Command::Solitaire { .. } => Err(format!(
-                "solitaire: {} is a board game; solitaire is for dice games (cantstop)",
-                variant.name()
-            )),
-            _ => unreachable!("only search commands are dispatched"),
+/// A command that searches or studies one variant's positions (analyse, bench, odds,
+/// solitaire), answered by the search that plays it.
+fn search_command<G: Rules, S: Searches<G>>(
+    variant: Variant<G>,
+    search: S,
+    command: Command,
+) -> Result<(), String> {
+    let mut print = |line: &str| steere::outln!("{line}");
+    match command {
+        Command::Analyse { fen, depth, movetime, nodes, threads, hash, .. } => {
+            let request =
+                Request { depth, movetime, nodes, threads: threads as usize, hash_mib: hash as usize };
+            search.analyse(&position(variant, fen.as_deref())?, &request, &mut print)
         }
+        Command::Bench { depth, threads, hash, .. } => {
+            let request =
+                Request { depth, threads: threads as usize, hash_mib: hash as usize, ..Request::default() };
+            search.bench(variant, &request, &mut print)
+        }
+        Command::Odds { fen, .. } => {
+            for line in search.odds(variant, &position(variant, fen.as_deref())?)? {
+                print(&line);
+            }
+            Ok(())
+        }
+        Command::Solitaire { games, strategy, seed, depth, movetime, nodes, jobs, .. } => {
+            let limits = Request { depth, movetime, nodes, ..Request::default() };
+            let request = SolitaireRequest { games, strategy, seed, limits, jobs };
+            let step = (games / 20).max(1);
+            let summary = search.solitaire(variant, &request, &|done| {
+                if done % step == 0 || done == games {
+                    eprintln!("solitaire: {done}/{games} games");
+                }
+            })?;
+            print(&summary);
+            Ok(())
+        }
+        _ => unreachable!("only search commands are dispatched"),
     }
 }
 
@@ -410,40 +422,4 @@ pub(crate) fn position<G: Rules>(variant: Variant<G>, fen: Option<&str>) -> Resu
         Some(fen) => variant.parse_fen(fen).map_err(|e| format!("--fen: {e}")),
         None => Ok(variant.start()),
     }
-}
-
-/// The thinking time of `steere analyse` when no limit is given.
-pub const DEFAULT_ANALYSE_MS: u64 = 3000;
-
-fn run_analyse<G: BoardRules>(
-    pos: &G,
-    depth: Option<u32>,
-    movetime: Option<u64>,
-    nodes: Option<u64>,
-    threads: usize,
-    hash: usize,
-) -> Result<(), String> {
-    let movetime = match (depth, movetime, nodes) {
-        (None, None, None) => Some(DEFAULT_ANALYSE_MS),
-        _ => movetime,
-    };
-    let limits = Limits { depth, nodes, movetime: movetime.map(Duration::from_millis), ..Limits::default() };
-    let mut searcher = Searcher::try_new(hash, threads).map_err(|e| format!("--hash: {e}"))?;
-    analyse::analyse(pos, &limits, &mut searcher, &mut |line| steere::outln!("{line}"));
-    Ok(())
-}
-
-fn run_bench<G: BoardRules>(
-    variant: Variant<G>,
-    depth: u32,
-    threads: usize,
-    hash: usize,
-) -> Result<(), String> {
-    let control = SearchControl::new();
-    let mut searcher = Searcher::try_new(hash, threads).map_err(|e| format!("--hash: {e}"))?;
-    let lines = bench::bench_with(variant, depth, &mut searcher, &control, &mut |i, n, line| {
-        steere::outln!("{}", bench::position_line(i, n, line))
-    });
-    steere::outln!("{}", bench::summary_line(&lines));
-    Ok(())
 }

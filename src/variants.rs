@@ -1,15 +1,15 @@
 //! The variant registry: the one list of the games `steere` plays, and the one place that
 //! turns a variant's name into code monomorphised for its rules.
 //!
-//! Tools and the protocol are written once, generically over [`Rules`]; a caller packs its work
-//! into a [`Job`] and [`dispatch`] runs it with the game type of the named variant. Work that
-//! needs a family's search goes through [`dispatch_board`] ([`BoardRules`]: alpha-beta) or
-//! [`dispatch_chance`] ([`ChanceRules`]: expectimax), until the searches are a capability of the
-//! entry itself. Adding a game is adding a line to [`VARIANTS`] and an arm to [`variant_arms`]:
-//! nothing else names a game.
+//! Tools and the protocol are written once, generically over [`Rules`]. [`crate::with_variant`]
+//! is the one dispatch: it runs an expression with the named variant's game type and the
+//! search that plays it ([`AlphaBeta`] or [`Expectimax`]: which search plays a variant is a
+//! capability of its entry). The older forms, a [`Job`] run by [`dispatch`] and a family's job
+//! by [`dispatch_board`] or [`dispatch_chance`], are written over it, for the layers not yet
+//! moved to it. Adding a game is adding a line to [`VARIANTS`] and an arm to
+//! [`crate::with_variant`]: nothing else names a game.
 
 use crate::game::{BoardRules, ChanceRules, Rules};
-use crate::{cantstop, dipole, hexdame, impasse};
 
 /// The two families of games: each has its own search and its own traits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -190,57 +190,122 @@ pub trait ChanceJob {
     fn run<G: ChanceRules>(self, variant: Variant<G>) -> Self::Output;
 }
 
-/// The one list of the variants' game types and parameters: runs `$board` (an expression over
-/// the name `$v`, bound to the [`Variant`]) for a board game's entry and `$dice` for a dice
-/// game's, each compiled with the entry's game type.
-macro_rules! variant_arms {
-    ($info:expr, $v:ident => board: $board:expr, dice: $dice:expr) => {{
-        let info: &'static VariantInfo = $info;
-        match info.name {
-            "impasse" => {
-                let $v = Variant::<impasse::Position> { info, params: () };
-                $board
-            }
-            "dipole" => {
-                let $v = Variant::<dipole::Position> { info, params: dipole::Variant::Dipole };
-                $board
-            }
-            "dipole10" => {
-                let $v = Variant::<dipole::Position> { info, params: dipole::Variant::Dipole10 };
-                $board
-            }
-            "hexdame" => {
-                let $v = Variant::<hexdame::Position> { info, params: () };
-                $board
-            }
-            "cantstop" => {
-                let $v = Variant::<cantstop::Position> { info, params: Default::default() };
-                $dice
-            }
-            other => unreachable!("variant {other} is listed but not dispatched"),
+/// The search that plays a board game: alpha-beta over [`BoardRules`] (two players, no
+/// chance). A marker: each layer that needs a search implements its own trait for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AlphaBeta;
+
+/// The search that plays a dice game: the chance-node search over [`ChanceRules`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Expectimax;
+
+/// The one list of the variants' game types, parameters and searches. `with_variant!(name,
+/// |variant, search| body)` evaluates `body` with `variant` bound to the [`Variant`] called
+/// `name` (ignoring case) and `search` to the search that plays it ([`AlphaBeta`] or
+/// [`Expectimax`]), each arm compiled with the entry's own types, and gives `Ok(body)`, or
+/// `Err` naming the known variants. Because each arm is concrete code, `body` may call any
+/// trait a layer implements for the searches (`search.analyse(...)`): no struct per call site,
+/// and a search that lacks the capability fails to compile rather than at run time.
+#[macro_export]
+macro_rules! with_variant {
+    ($name:expr, |$v:ident, $s:ident| $body:expr) => {
+        match $crate::variants::find($name) {
+            Err(error) => Err(error),
+            Ok(info) => Ok(match info.name {
+                "impasse" => {
+                    let $v = $crate::variants::Variant::<$crate::impasse::Position> { info, params: () };
+                    let $s = $crate::variants::AlphaBeta;
+                    $body
+                }
+                "dipole" => {
+                    let $v = $crate::variants::Variant::<$crate::dipole::Position> {
+                        info,
+                        params: $crate::dipole::Variant::Dipole,
+                    };
+                    let $s = $crate::variants::AlphaBeta;
+                    $body
+                }
+                "dipole10" => {
+                    let $v = $crate::variants::Variant::<$crate::dipole::Position> {
+                        info,
+                        params: $crate::dipole::Variant::Dipole10,
+                    };
+                    let $s = $crate::variants::AlphaBeta;
+                    $body
+                }
+                "hexdame" => {
+                    let $v = $crate::variants::Variant::<$crate::hexdame::Position> { info, params: () };
+                    let $s = $crate::variants::AlphaBeta;
+                    $body
+                }
+                "cantstop" => {
+                    let $v = $crate::variants::Variant::<$crate::cantstop::Position> {
+                        info,
+                        params: Default::default(),
+                    };
+                    let $s = $crate::variants::Expectimax;
+                    $body
+                }
+                other => unreachable!("variant {other} is listed but not dispatched"),
+            }),
         }
-    }};
+    };
+}
+
+/// How [`dispatch_board`] and [`dispatch_chance`] reach a family's work through the search of
+/// an entry: each search runs the work of its own family and refuses the other's.
+pub trait Routes<G: Rules> {
+    /// Runs `job` if this is a board game's search.
+    fn board<J: BoardJob>(job: J, variant: Variant<G>) -> Result<J::Output, String>;
+    /// Runs `job` if this is a dice game's search.
+    fn chance<J: ChanceJob>(job: J, variant: Variant<G>) -> Result<J::Output, String>;
+}
+
+impl<G: BoardRules> Routes<G> for AlphaBeta {
+    fn board<J: BoardJob>(job: J, variant: Variant<G>) -> Result<J::Output, String> {
+        Ok(job.run(variant))
+    }
+    fn chance<J: ChanceJob>(_: J, variant: Variant<G>) -> Result<J::Output, String> {
+        Err(format!("{} is a board game, and this works with dice games only", variant.name()))
+    }
+}
+
+impl<G: ChanceRules> Routes<G> for Expectimax {
+    fn board<J: BoardJob>(_: J, variant: Variant<G>) -> Result<J::Output, String> {
+        Err(format!("{} is a dice game, and this works with board games only", variant.name()))
+    }
+    fn chance<J: ChanceJob>(job: J, variant: Variant<G>) -> Result<J::Output, String> {
+        Ok(job.run(variant))
+    }
 }
 
 /// Runs `job` with the rules of the variant called `name`, or says that there is none.
 pub fn dispatch<J: Job>(name: &str, job: J) -> Result<J::Output, String> {
-    Ok(variant_arms!(find(name)?, variant => board: job.run(variant), dice: job.run(variant)))
+    crate::with_variant!(name, |variant, _search| job.run(variant))
 }
 
 /// Runs `job` with the rules of the board game called `name`, or says that there is none.
 pub fn dispatch_board<J: BoardJob>(name: &str, job: J) -> Result<J::Output, String> {
-    let info = find(name)?;
-    variant_arms!(info, variant =>
-        board: Ok(job.run(variant)),
-        dice: Err(format!("{} is a dice game, and this works with board games only", variant.name())))
+    fn route<G: Rules, S: Routes<G>, J: BoardJob>(
+        _: S,
+        job: J,
+        variant: Variant<G>,
+    ) -> Result<J::Output, String> {
+        S::board(job, variant)
+    }
+    crate::with_variant!(name, |variant, search| route(search, job, variant))?
 }
 
 /// Runs `job` with the rules of the dice game called `name`, or says that there is none.
 pub fn dispatch_chance<J: ChanceJob>(name: &str, job: J) -> Result<J::Output, String> {
-    let info = find(name)?;
-    variant_arms!(info, variant =>
-        board: Err(format!("{} is a board game, and this works with dice games only", variant.name())),
-        dice: Ok(job.run(variant)))
+    fn route<G: Rules, S: Routes<G>, J: ChanceJob>(
+        _: S,
+        job: J,
+        variant: Variant<G>,
+    ) -> Result<J::Output, String> {
+        S::chance(job, variant)
+    }
+    crate::with_variant!(name, |variant, search| route(search, job, variant))?
 }
 
 /// Whether the variant called `name` is a dice game (false for unknown names).

@@ -11,7 +11,7 @@
 //! [`choice`] the choice set of a roll and the advance of the markers, [`notation`] the FEN and
 //! the event tokens, [`odds`] exact probabilities by enumeration, [`eval`] the value of a
 //! position for each player, [`baseline`] the fixed players (`rule28`, `greedy`, `random`).
-//! The one-player study of strategies (`steere solitaire`) is a tool: `tools/dice.rs`.
+//! The one-player study of strategies (`steere solitaire`) is a tool: `tools/searches/expectimax.rs`.
 
 pub mod baseline;
 pub mod board;

@@ -369,7 +369,10 @@ impl<G: ChanceRules> DiceSession<G> {
         let control = Arc::new(SearchControl::new());
         self.common.shared.publish(&control, line);
         let out = self.common.out.clone();
-        let summary = crate::tools::dice::bench(self.variant, depth, &control.stop, &mut |l| out.line(&l));
+        let summary =
+            crate::tools::searches::expectimax::bench(self.variant, depth, &control.stop, &mut |l| {
+                out.line(&l)
+            });
         self.common.out.line(&summary);
         self.common.shared.retire(&control);
     }
@@ -388,7 +391,7 @@ fn dice_search<G: ChanceRules>(
 ) {
     let players = pos.players();
     let decision = decide_among(pos, only, SEARCH, 0, limits, &control.stop, &mut |it| {
-        reporter.info(crate::tools::dice::info_line(it, players));
+        reporter.info(crate::tools::searches::expectimax::info_line(it, players));
         reporter.offer(format!("bestmove {}", it.best));
     });
     wait_for_the_gui(control, infinite);

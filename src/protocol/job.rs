@@ -295,6 +295,17 @@ mod tests {
     use crate::impasse::Position;
     use std::time::Duration;
 
+    /// The answerers of a test search, with `bestmove d2e3` as the fallback.
+    fn answerer_of(
+        workers: &mut Workers,
+        control: &Arc<SearchControl>,
+        out: Output,
+        deadline: Deadline,
+    ) -> super::super::answer::Answerer {
+        let desk = workers.desk().unwrap();
+        desk.answer(control.clone(), out, deadline, "bestmove d2e3".into(), false).unwrap()
+    }
+
     /// A search thread that offers a move and then gets no processor for 400 ms (a busy
     /// machine) is answered for at its 40 ms deadline, with the move it offered; its own late
     /// answer is never written, and the job still joins with what the thread returned.
@@ -306,11 +317,7 @@ mod tests {
         let deadline = Deadline { start, hard: Some(Duration::from_millis(40)) };
         let out = Output::new(buffer.clone());
         let mut workers = Workers::default();
-        let answerer = workers
-            .desk()
-            .unwrap()
-            .answer(control.clone(), out, deadline, "bestmove d2e3".into(), false)
-            .unwrap();
+        let answerer = answerer_of(&mut workers, &control, out, deadline);
         let (job, started) = Job::start(&mut workers, control, answerer, |reporter| {
             reporter.info("info depth 1".into());
             reporter.offer("bestmove d2f4".into());
@@ -339,11 +346,7 @@ mod tests {
             let deadline = Deadline { start: Instant::now(), hard: None };
             let out = Output::new(Buffer::default());
             let mut workers = Workers::default();
-            let answerer = workers
-                .desk()
-                .unwrap()
-                .answer(control.clone(), out, deadline, "bestmove d2e3".into(), false)
-                .unwrap();
+            let answerer = answerer_of(&mut workers, &control, out, deadline);
             let (job, started) = Job::start(&mut workers, control, answerer, |reporter| {
                 let helper = std::thread::spawn(crate::realtime::is_current).join().unwrap();
                 let search = crate::realtime::is_current();
@@ -370,9 +373,7 @@ mod tests {
             let control = Arc::new(SearchControl::new());
             let deadline = Deadline { start: Instant::now(), hard: None };
             let out = Output::new(buffer.clone());
-            let desk = workers.desk().unwrap();
-            let answerer =
-                desk.answer(control.clone(), out, deadline, "bestmove d2e3".into(), false).unwrap();
+            let answerer = answerer_of(&mut workers, &control, out, deadline);
             let (job, started) = Job::start(&mut workers, control, answerer, move |reporter| {
                 reporter.offer("bestmove d2f4".into());
                 assert!(!fail, "a failing search (expected by this test)");

@@ -50,9 +50,9 @@ use options::{Change, Options};
 use output::Output;
 use workers::Workers;
 
-use crate::game::BoardRules;
+use crate::game::{BoardRules, ChanceRules, Rules};
 use crate::search;
-use crate::variants::{self, Variant};
+use crate::variants::{self, AlphaBeta, Expectimax, Variant};
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::sync::mpsc::{RecvTimeoutError, channel};
@@ -192,28 +192,26 @@ fn hello_lines(dialect: Dialect) -> Vec<String> {
 
 /// The engine of variant `name` (a registry name), at its start position.
 fn new_session(common: Common, name: &str) -> Box<dyn Session> {
-    /// Builds the engine of a dice game.
-    struct NewDiceSession(Common);
-    impl variants::ChanceJob for NewDiceSession {
-        type Output = Box<dyn Session>;
-        fn run<G: crate::game::ChanceRules>(self, variant: variants::Variant<G>) -> Box<dyn Session> {
-            Box::new(dice::DiceSession::new(self.0, variant))
-        }
-    }
-    if variants::is_dice_game(name) {
-        return variants::dispatch_chance(name, NewDiceSession(common))
-            .unwrap_or_else(|e| panic!("{e}: the option checked it"));
-    }
-    /// Builds the engine with the variant's game type.
-    struct NewSession(Common);
-    impl variants::BoardJob for NewSession {
-        type Output = Box<dyn Session>;
-        fn run<G: BoardRules>(self, variant: Variant<G>) -> Box<dyn Session> {
-            Box::new(board::BoardSession::new(self.0, variant))
-        }
-    }
-    variants::dispatch_board(name, NewSession(common))
+    crate::with_variant!(name, |variant, search| search.open(common, variant))
         .unwrap_or_else(|e| panic!("{e}: the option checked it"))
+}
+
+/// How the search that plays a variant opens its protocol session.
+trait OpensSession<G: Rules> {
+    /// The session of `variant`, at its start position.
+    fn open(self, common: Common, variant: Variant<G>) -> Box<dyn Session>;
+}
+
+impl<G: BoardRules> OpensSession<G> for AlphaBeta {
+    fn open(self, common: Common, variant: Variant<G>) -> Box<dyn Session> {
+        Box::new(board::BoardSession::new(common, variant))
+    }
+}
+
+impl<G: ChanceRules> OpensSession<G> for Expectimax {
+    fn open(self, common: Common, variant: Variant<G>) -> Box<dyn Session> {
+        Box::new(dice::DiceSession::new(common, variant))
+    }
 }
 
 /// The state of the engine loop that does not depend on the game.

@@ -11,7 +11,8 @@
 use super::output::Output;
 use crate::game::{BoardRules, Rules};
 use crate::search::SearchControl;
-use crate::tools::{bench, perft};
+use crate::tools::perft;
+use crate::tools::searches::alpha_beta as bench;
 use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;

@@ -1,13 +1,11 @@
 //! Command-line jobs built on the engine: each is a function that the CLI hands over to.
 
-pub mod analyse;
-pub mod bench;
 pub mod book;
-pub mod dice;
 pub mod epd;
 pub mod epd_file;
 pub mod matches;
 pub mod perft;
 pub mod rng;
+pub mod searches;
 pub mod solve;
 pub mod stdout;

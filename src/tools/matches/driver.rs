@@ -11,9 +11,8 @@
 
 use super::MatchArgs;
 use super::interrupt;
-use super::report::SprtState;
 use super::slice::Slice;
-use super::stats::{Pentanomial, Sprt, Verdict};
+use super::stats::{Pentanomial, Sprt, SprtState, Verdict};
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

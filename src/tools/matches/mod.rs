@@ -186,12 +186,12 @@ impl MatchArgs {
 }
 
 /// The time of the earlier runs of a resumed match, as its `--output` report records it (see
-/// [`output::earlier_elapsed`]); zero for a match not resumed or without a JSON report.
+/// [`shards::earlier_elapsed`]); zero for a match not resumed or without a JSON report.
 pub(crate) fn earlier_elapsed(args: &MatchArgs, fingerprint: &Fingerprint) -> Duration {
     match (&args.resume, &args.output) {
         (Some(_), Some(path)) if args.json => {
             let shard = args.shard_or_whole();
-            output::earlier_elapsed(path, &fingerprint.hash(), shard.index, shard.count)
+            shards::earlier_elapsed(path, &fingerprint.hash(), shard.index, shard.count)
         }
         _ => Duration::ZERO,
     }

@@ -8,7 +8,7 @@
 
 use super::driver::MatchTally;
 use super::record::{Category, GameRecord};
-use super::stats::{EloEstimate, Pentanomial, Sprt, Verdict, elo_estimate, one_sided_bound, pair_index};
+use super::stats::{EloEstimate, Pentanomial, SprtState, Verdict, elo_estimate, one_sided_bound, pair_index};
 use super::timing::Lateness;
 use crate::game::Player;
 use rustc_hash::FxHashMap;
@@ -184,17 +184,6 @@ impl MatchTally for Tally {
     fn progress_line(&self, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String {
         progress_line(self, planned_games, sprt)
     }
-}
-
-/// The SPRT's state for reports.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct SprtState {
-    /// The test.
-    pub sprt: Sprt,
-    /// The log-likelihood ratio of the pairs so far.
-    pub llr: f64,
-    /// Its verdict.
-    pub verdict: Verdict,
 }
 
 /// `+12.3` style: a signed number with one decimal.

@@ -9,9 +9,9 @@
 use super::dice::report as dice_report;
 use super::dice::tally::DiceTally;
 use super::fingerprint::Fingerprint;
-use super::report::{self, SprtState, Tally};
+use super::report::{self, Tally};
 use super::slice::Shard;
-use super::stats::Sprt;
+use super::stats::{Sprt, SprtState};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -259,6 +259,27 @@ fn tally_of<T: for<'de> Deserialize<'de>>(part: &Part) -> Result<T, String> {
         .map_err(|e| format!("{}: a malformed tally in the \"shard\" member ({e})", part.path.display()))
 }
 
+/// The time recorded by the earlier runs of a resumed match: the `elapsed_s` of the JSON
+/// report at `path`, if it is a report of the same match and shard (`fingerprint`, `index`
+/// of `count`); zero otherwise (no such file, another match, a table). A run killed before
+/// writing its report (SIGKILL) has no time to give.
+pub fn earlier_elapsed(path: &Path, fingerprint: &str, index: u64, count: u64) -> Duration {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Duration::ZERO;
+    };
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(text.trim()) else {
+        return Duration::ZERO;
+    };
+    let Some(info) = value.get("shard").and_then(|m| serde_json::from_value::<ShardInfo>(m.clone()).ok())
+    else {
+        return Duration::ZERO;
+    };
+    if info.fingerprint != fingerprint || info.index != index || info.count != count {
+        return Duration::ZERO;
+    }
+    Duration::try_from_secs_f64(info.elapsed_s).unwrap_or(Duration::ZERO)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,5 +288,21 @@ mod tests {
     fn members_are_added_at_the_end() {
         assert_eq!(with_member("{\"a\":1}", "b", "[2]"), "{\"a\":1,\"b\":[2]}");
         assert_eq!(with_member("{}", "b", "2"), "{\"b\":2}");
+    }
+
+    #[test]
+    fn only_a_report_of_the_same_shard_gives_its_time() {
+        let dir = std::env::temp_dir().join(format!("steere-earlier-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.json");
+        let report = r#"{"games":2,"shard":{"index":2,"count":4,"fingerprint":"abc","settings":[],"kind":"board","variant":"impasse","seed":1,"sprt":null,"planned_games":10,"complete":false,"elapsed_s":12.5,"tally":{}}}"#;
+        std::fs::write(&path, report).unwrap();
+        assert_eq!(earlier_elapsed(&path, "abc", 2, 4), Duration::from_secs_f64(12.5));
+        assert_eq!(earlier_elapsed(&path, "abd", 2, 4), Duration::ZERO, "another match");
+        assert_eq!(earlier_elapsed(&path, "abc", 3, 4), Duration::ZERO, "another shard");
+        std::fs::write(&path, "a table, not JSON").unwrap();
+        assert_eq!(earlier_elapsed(&path, "abc", 2, 4), Duration::ZERO);
+        assert_eq!(earlier_elapsed(&dir.join("none.json"), "abc", 2, 4), Duration::ZERO);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

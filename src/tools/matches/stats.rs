@@ -297,6 +297,17 @@ impl Sprt {
     }
 }
 
+/// The SPRT's state for reports.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SprtState {
+    /// The test.
+    pub sprt: Sprt,
+    /// The log-likelihood ratio of the pairs so far.
+    pub llr: f64,
+    /// Its verdict.
+    pub verdict: Verdict,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

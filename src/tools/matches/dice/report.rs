@@ -2,11 +2,15 @@
 //! from a [`DiceTally`]. Elo, LOS and the SPRT (two players) are those of the board runner
 //! ([`crate::tools::matches::stats`]), on dice streams instead of opening pairs.
 
+use super::record::DiceRecord;
 use super::tally::{DiceTally, FAULTS, wilson};
+use crate::tools::matches::driver::MatchTally;
+use crate::tools::matches::record::Category;
 use crate::tools::matches::report::{
-    SprtState, elo_json, elo_line, json_number, json_string, lateness_json, progress_games, progress_tests,
-    reason_list, reasons_json, sprt_json, sprt_line, timing_lines,
+    elo_json, elo_line, json_number, json_string, lateness_json, progress_games, progress_tests, reason_list,
+    reasons_json, sprt_json, sprt_line, timing_lines,
 };
+use crate::tools::matches::stats::{Pentanomial, SprtState};
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -169,4 +173,32 @@ pub fn json(
         tally.events,
         json_number(elapsed.as_secs_f64())
     )
+}
+// The tally as the match driver sees it; here, beside the progress line it gives.
+impl MatchTally for DiceTally {
+    type Record = DiceRecord;
+
+    fn ends_in_crash(record: &DiceRecord) -> bool {
+        record.reason == Category::Crash.label()
+    }
+
+    fn record_text(record: &DiceRecord) -> String {
+        record.to_line()
+    }
+
+    fn add(&mut self, record: &DiceRecord) -> bool {
+        DiceTally::add(self, record)
+    }
+
+    fn games(&self) -> u64 {
+        self.games
+    }
+
+    fn penta(&self) -> &Pentanomial {
+        &self.penta
+    }
+
+    fn progress_line(&self, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String {
+        progress_line(self, planned_games, sprt)
+    }
 }

@@ -17,10 +17,8 @@
 //! LOS and the SPRT come as for board games.
 
 use super::record::DiceRecord;
-use super::{report, schedule};
-use crate::tools::matches::driver::MatchTally;
+use super::schedule;
 use crate::tools::matches::record::Category;
-use crate::tools::matches::report::SprtState;
 use crate::tools::matches::stats::{Pentanomial, pair_index};
 use crate::tools::matches::timing::Lateness;
 use rustc_hash::FxHashMap;
@@ -212,34 +210,6 @@ impl DiceTally {
     /// Engine `e`'s wins per seat taken, 0..1 (0 before any game).
     pub fn win_rate(&self, e: usize) -> f64 {
         if self.seats[e] == 0 { 0.0 } else { self.wins[e] as f64 / self.seats[e] as f64 }
-    }
-}
-
-impl MatchTally for DiceTally {
-    type Record = DiceRecord;
-
-    fn ends_in_crash(record: &DiceRecord) -> bool {
-        record.reason == Category::Crash.label()
-    }
-
-    fn record_text(record: &DiceRecord) -> String {
-        record.to_line()
-    }
-
-    fn add(&mut self, record: &DiceRecord) -> bool {
-        DiceTally::add(self, record)
-    }
-
-    fn games(&self) -> u64 {
-        self.games
-    }
-
-    fn penta(&self) -> &Pentanomial {
-        &self.penta
-    }
-
-    fn progress_line(&self, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String {
-        report::progress_line(self, planned_games, sprt)
     }
 }
 

@@ -1,14 +1,15 @@
-//! The command-line jobs of dice games, written once over [`ChanceRules`]: analysis, the
-//! bench and the solitaire study (perft, divide and the legal steps are every game's, in
-//! `tools/perft.rs`).
+//! The chance-node search's answers to the command line, written once over [`ChanceRules`]:
+//! analysis, the bench, the solitaire study and in-process duels (perft, divide and the legal
+//! steps are every game's, in `tools/perft.rs`).
 
+use super::{DEFAULT_ANALYSE_MS, Request, SOLITAIRE_DEPTH, Searches, SolitaireRequest};
 use crate::chance::player::{SEARCH, decide};
 use crate::chance::{ChanceSearch, Iteration, Limits};
 use crate::game::{ChanceRules, Node, rules};
 use crate::tools::rng::SplitMix64;
-use crate::variants::Variant;
+use crate::variants::{Expectimax, Variant};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The bench: every bench position searched to `depth` rolls on one thread; one line per
 /// position through `out`, and the summary line returned (`nodes N time MS nps X`: N is the
@@ -241,4 +242,60 @@ pub fn info_line<E: std::fmt::Display>(it: &Iteration<E>, players: usize) -> Str
         String::new()
     };
     format!("info depth {} nodes {} nps {nps} time {ms}{score} pv {}", it.depth, it.nodes, it.best)
+}
+
+impl<G: ChanceRules> Searches<G> for Expectimax {
+    fn analyse(self, pos: &G, request: &Request, out: &mut dyn FnMut(&str)) -> Result<(), String> {
+        let limits = Limits {
+            depth: request.depth,
+            nodes: request.nodes,
+            movetime: request.movetime_or(DEFAULT_ANALYSE_MS),
+        };
+        analyse(pos, "search", 0, limits, &mut |line| out(&line));
+        Ok(())
+    }
+
+    fn bench(self, variant: Variant<G>, request: &Request, out: &mut dyn FnMut(&str)) -> Result<(), String> {
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let depth = request.depth.unwrap_or(variant.info.bench_depth);
+        let summary = bench(variant, depth, &stop, &mut |line| out(&line));
+        out(&summary);
+        Ok(())
+    }
+
+    fn odds(self, _: Variant<G>, pos: &G) -> Result<Vec<String>, String> {
+        Ok(pos.odds())
+    }
+
+    fn solitaire(
+        self,
+        _: Variant<G>,
+        request: &SolitaireRequest,
+        progress: &(dyn Fn(usize) + Sync),
+    ) -> Result<String, String> {
+        let (games, strategy) = (request.games, request.strategy.as_str());
+        if games == 0 {
+            return Err("--games: at least one game".into());
+        }
+        if strategy != "search" && !G::FIXED_PLAYERS.contains(&strategy) {
+            return Err(format!(
+                "--strategy: '{strategy}' is not search or one of {}",
+                G::FIXED_PLAYERS.join(", ")
+            ));
+        }
+        let l = request.limits;
+        let depth = l.depth.or((l.nodes.is_none() && l.movetime.is_none()).then_some(SOLITAIRE_DEPTH));
+        let limits = Limits { depth, nodes: l.nodes, movetime: l.movetime.map(Duration::from_millis) };
+        let started = Instant::now();
+        let study = solitaire::<G>(games, strategy, request.seed, limits, request.jobs, progress)?;
+        let (mean, sd) = (study.mean(), study.deviation());
+        let half = 1.96 * sd / (games as f64).sqrt();
+        let unfinished = study.turns.iter().filter(|&&t| t >= SOLITAIRE_TURN_LIMIT).count();
+        Ok(format!(
+            "games {games} strategy {strategy} mean {mean:.3} sd {sd:.3} ci95 [{:.3}, {:.3}] unfinished {unfinished} time {}",
+            mean - half,
+            mean + half,
+            started.elapsed().as_millis()
+        ))
+    }
 }
