@@ -392,7 +392,7 @@ fn search_command<G: Rules, S: Searches<G>>(
         Command::Bench { depth, threads, hash, .. } => {
             let request =
                 Request { depth, threads: threads as usize, hash_mib: hash as usize, ..Request::default() };
-            search.bench(variant, &request, &mut print)
+            search.bench(variant, &request, &steere::search::SearchControl::new(), &mut print).map(|_| ())
         }
         Command::Odds { fen, .. } => {
             for line in search.odds(variant, &position(variant, fen.as_deref())?)? {

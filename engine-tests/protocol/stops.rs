@@ -45,6 +45,33 @@ fn a_dice_perft_stops_on_stop_quit_and_end_of_input() {
     }
 }
 
+/// A `bench` too deep to finish is stopped by `stop` in every family of game, the same way:
+/// no summary line, `info string bench stopped`, and the engine answers on.
+#[test]
+fn a_bench_stops_on_stop_in_every_game() {
+    let _guard = shared();
+    for (variant, depth) in [("cantstop", 12), ("impasse", 60)] {
+        let mut engine = engine_playing(variant);
+        engine.send(&format!("bench {depth}"));
+        std::thread::sleep(Duration::from_millis(200));
+        engine.send("stop");
+        let lines = engine.sync();
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("info string bench stopped"),
+            "{variant}: {lines:?}"
+        );
+        assert!(
+            !lines.iter().any(|l| l.starts_with("nodes ")),
+            "{variant}: no summary once stopped: {lines:?}"
+        );
+        engine.send("bench 1");
+        let lines = engine.until("bench summary", |l| l.starts_with("nodes "));
+        assert!(lines.iter().any(|l| l.starts_with("position 1/")), "{variant}: {lines:?}");
+        engine.finish();
+    }
+}
+
 /// R6: in one write, `perft 12`, `stop`, `go depth 1`, `stop`, `isready`: each `stop` reaches
 /// the job it is meant for: the perft is stopped, the `go` answered once, `readyok` follows.
 #[test]

@@ -9,7 +9,7 @@ use super::played::{self, PlayedGame};
 use super::{Common, Flow, Session, hello_lines, terminal};
 use crate::game::BoardRules;
 use crate::search::{MAX_DEPTH, SearchControl, Searcher, hash_size};
-use crate::variants::Variant;
+use crate::variants::{AlphaBeta, Variant};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -218,9 +218,7 @@ impl<G: BoardRules> BoardSession<G> {
         }
         let control = Arc::new(SearchControl::new());
         self.common.shared.publish(&control, line);
-        if !terminal::bench(self.variant, depth.clamp(1, MAX_DEPTH), &control, &self.common.out) {
-            self.common.out.info_string("bench stopped");
-        }
+        terminal::bench(AlphaBeta, self.variant, depth.clamp(1, MAX_DEPTH), &control, &self.common.out);
         self.common.shared.retire(&control);
     }
 

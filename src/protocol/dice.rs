@@ -25,7 +25,7 @@ use crate::chance::{Limits, MAX_DEPTH};
 use crate::game::{ChanceRules, Node, rules};
 use crate::quote::move_error_reason;
 use crate::search::SearchControl;
-use crate::variants::Variant;
+use crate::variants::{Expectimax, Variant};
 use std::sync::Arc;
 use std::sync::atomic::Ordering::SeqCst;
 use std::time::{Duration, Instant};
@@ -360,7 +360,7 @@ impl<G: ChanceRules> DiceSession<G> {
         self.common.shared.retire(&control);
     }
 
-    /// `bench [D]`: the dice bench, to D rolls.
+    /// `bench [D]`: the dice bench, to D rolls (stopped by `stop`, as a board game's).
     fn bench(&mut self, line: u64, depth: u32) {
         if !self.is_idle("bench") {
             return;
@@ -368,12 +368,7 @@ impl<G: ChanceRules> DiceSession<G> {
         self.join_job();
         let control = Arc::new(SearchControl::new());
         self.common.shared.publish(&control, line);
-        let out = self.common.out.clone();
-        let summary =
-            crate::tools::searches::expectimax::bench(self.variant, depth, &control.stop, &mut |l| {
-                out.line(&l)
-            });
-        self.common.out.line(&summary);
+        super::terminal::bench(Expectimax, self.variant, depth, &control, &self.common.out);
         self.common.shared.retire(&control);
     }
 }

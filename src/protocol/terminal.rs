@@ -9,12 +9,12 @@
 //! the same search signature (total node count) as the command line.
 
 use super::output::Output;
-use crate::game::{BoardRules, Rules};
+use crate::game::Rules;
 use crate::search::SearchControl;
 use crate::tools::perft;
-use crate::tools::searches::alpha_beta as bench;
+use crate::tools::searches::{Request, Searches};
 use crate::variants::Variant;
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 /// `perft N`: one `STEP COUNT` line per legal step (in the game's listing order: board games
@@ -47,19 +47,22 @@ fn perft_report(depth: u32, rows: impl FnOnce() -> Option<Vec<(String, u64)>>) -
 /// The table size of `bench`, as `steere bench` (it is part of the signature).
 const BENCH_HASH_MIB: usize = 16;
 
-/// `bench [D]`: searches every bench position of `variant` to depth `depth` on one thread with
-/// a fresh 16 MiB table, printing `position I/N bestmove M score S nodes N time MS fen F` per
-/// position and `nodes N time MS nps X` at the end, as `steere bench` does. Returns false if
-/// stopped.
-pub fn bench<G: BoardRules>(variant: Variant<G>, depth: u32, control: &SearchControl, out: &Output) -> bool {
-    let lines = bench::bench(variant, depth, 1, BENCH_HASH_MIB, control, &mut |i, n, line| {
-        out.line(&bench::position_line(i, n, line))
-    });
-    if control.stop.load(Relaxed) {
-        return false;
+/// `bench [D]`: the bench of `variant` by the search that plays it, to depth `depth` on one
+/// thread (with a fresh 16 MiB table in a board game), printing one line per position and the
+/// summary at the end, as `steere bench` does, or `info string bench stopped` if stopped.
+pub fn bench<G: Rules, S: Searches<G>>(
+    search: S,
+    variant: Variant<G>,
+    depth: u32,
+    control: &SearchControl,
+    out: &Output,
+) {
+    let request = Request { depth: Some(depth), threads: 1, hash_mib: BENCH_HASH_MIB, ..Request::default() };
+    match search.bench(variant, &request, control, &mut |line| out.line(line)) {
+        Ok(true) => {}
+        Ok(false) => out.info_string("bench stopped"),
+        Err(e) => out.info_string(&format!("error: bench: {e}")),
     }
-    out.line(&bench::summary_line(&lines));
-    true
 }
 
 #[cfg(test)]

@@ -160,16 +160,24 @@ impl<G: BoardRules> Searches<G> for AlphaBeta {
         Ok(())
     }
 
-    fn bench(self, variant: Variant<G>, request: &Request, out: &mut dyn FnMut(&str)) -> Result<(), String> {
-        let control = SearchControl::new();
+    fn bench(
+        self,
+        variant: Variant<G>,
+        request: &Request,
+        control: &SearchControl,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<bool, String> {
         let mut searcher =
             Searcher::try_new(request.hash_mib, request.threads).map_err(|e| format!("--hash: {e}"))?;
         let depth = request.depth.unwrap_or(variant.info.bench_depth);
-        let lines = bench_with(variant, depth, &mut searcher, &control, &mut |i, n, line| {
+        let lines = bench_with(variant, depth, &mut searcher, control, &mut |i, n, line| {
             out(&position_line(i, n, line))
         });
+        if control.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(false);
+        }
         out(&summary_line(&lines));
-        Ok(())
+        Ok(true)
     }
 
     fn odds(self, variant: Variant<G>, _: &G) -> Result<Vec<String>, String> {

@@ -6,6 +6,7 @@ use super::{DEFAULT_ANALYSE_MS, Request, SOLITAIRE_DEPTH, Searches, SolitaireReq
 use crate::chance::player::{SEARCH, decide};
 use crate::chance::{ChanceSearch, Iteration, Limits};
 use crate::game::{ChanceRules, Node, rules};
+use crate::search::SearchControl;
 use crate::tools::rng::SplitMix64;
 use crate::variants::{Expectimax, Variant};
 use std::sync::atomic::AtomicBool;
@@ -255,12 +256,20 @@ impl<G: ChanceRules> Searches<G> for Expectimax {
         Ok(())
     }
 
-    fn bench(self, variant: Variant<G>, request: &Request, out: &mut dyn FnMut(&str)) -> Result<(), String> {
-        let stop = std::sync::atomic::AtomicBool::new(false);
+    fn bench(
+        self,
+        variant: Variant<G>,
+        request: &Request,
+        control: &SearchControl,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<bool, String> {
         let depth = request.depth.unwrap_or(variant.info.bench_depth);
-        let summary = bench(variant, depth, &stop, &mut |line| out(&line));
+        let summary = bench(variant, depth, &control.stop, &mut |line| out(&line));
+        if control.stop.load(std::sync::atomic::Ordering::Relaxed) {
+            return Ok(false);
+        }
         out(&summary);
-        Ok(())
+        Ok(true)
     }
 
     fn odds(self, _: Variant<G>, pos: &G) -> Result<Vec<String>, String> {

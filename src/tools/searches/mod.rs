@@ -10,6 +10,7 @@ pub mod alpha_beta;
 pub mod expectimax;
 
 use crate::game::Rules;
+use crate::search::SearchControl;
 use crate::variants::Variant;
 use std::time::Duration;
 
@@ -67,9 +68,17 @@ pub trait Searches<G: Rules>: Copy {
     /// `steere analyse`: the progress of a search of `pos`, then its best step.
     fn analyse(self, pos: &G, request: &Request, out: &mut dyn FnMut(&str)) -> Result<(), String>;
 
-    /// `steere bench`: every bench position of `variant` searched to `request.depth` (the
-    /// variant's bench depth when `None`), one line each, then the summary line.
-    fn bench(self, variant: Variant<G>, request: &Request, out: &mut dyn FnMut(&str)) -> Result<(), String>;
+    /// `steere bench` and the protocol's `bench`: every bench position of `variant` searched
+    /// to `request.depth` (the variant's bench depth when `None`), one line each, then the
+    /// summary line. Stopped by `control.stop` (the protocol's `stop`): then there is no
+    /// summary, and the answer is `Ok(false)`.
+    fn bench(
+        self,
+        variant: Variant<G>,
+        request: &Request,
+        control: &SearchControl,
+        out: &mut dyn FnMut(&str),
+    ) -> Result<bool, String>;
 
     /// `steere odds`: the exact odds of `pos`, a position of `variant`, one line each (a dice
     /// game's).
