@@ -181,7 +181,7 @@ fn main() {
     let s = settings();
     let fens = openings(&s.variant);
     let mut command = Command::new(&s.engine);
-    // As `steere match` does (src/tools/matches/engine/mod.rs, `own_session`): the engine in a
+    // As `steere match` does (src/client/mod.rs, `own_session`): the engine in a
     // session of its own, so that its computing does not delay this probe's reader thread.
     // SAFETY: setsid is async-signal-safe; it touches no memory.
     unsafe {

@@ -584,7 +584,7 @@ fn the_runner_draw_cap_is_configurable() {
     assert!(games.iter().all(|g| g.tag("Reason").unwrap().starts_with("repetition")));
 }
 
-/// Each engine runs in a session of its own (src/tools/matches/engine/mod.rs, `own_session`), so
+/// Each engine runs in a session of its own (src/client/mod.rs, `own_session`), so
 /// that a thinking engine does not share the runner's scheduling group: the fake records its
 /// process id and its session id (field 6 of /proc/PID/stat) at each `go`.
 #[test]

@@ -22,6 +22,7 @@
 
 pub mod cantstop;
 pub mod chance;
+pub mod client;
 pub mod dipole;
 pub mod game;
 pub mod gui;

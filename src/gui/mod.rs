@@ -148,7 +148,7 @@ pub struct Stores {
 
 impl Stores {
     /// Empty stores offering `engines` to both kinds of game, within `limits`.
-    pub fn new(engines: Vec<(String, crate::tools::matches::spec::EngineSpec)>, limits: Limits) -> Stores {
+    pub fn new(engines: Vec<(String, crate::client::spec::EngineSpec)>, limits: Limits) -> Stores {
         Stores {
             dice: DiceGames::new(engines.clone()),
             board: Games::new(engines),
@@ -169,10 +169,8 @@ impl Stores {
 }
 
 /// The engines of `--engine NAME=COMMAND`, or this steere when none is given.
-pub fn engine_specs(
-    words: &[String],
-) -> Result<Vec<(String, crate::tools::matches::spec::EngineSpec)>, String> {
-    use crate::tools::matches::spec::EngineSpec;
+pub fn engine_specs(words: &[String]) -> Result<Vec<(String, crate::client::spec::EngineSpec)>, String> {
+    use crate::client::spec::EngineSpec;
     let mut engines = Vec::new();
     if words.is_empty() {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;

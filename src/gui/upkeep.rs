@@ -17,7 +17,7 @@
 
 use super::Stores;
 use super::changes::lock;
-use crate::tools::matches::engine::Engine;
+use crate::client::Engine;
 use std::sync::MutexGuard;
 use std::time::Duration;
 

@@ -32,9 +32,9 @@ pub(super) use record::read_comment;
 
 use super::changes::{self, lock};
 use super::view::{PositionView, view, view_capped};
-use crate::tools::matches::engine::{Engine, Fault};
+use crate::client::spec::EngineSpec;
+use crate::client::{Engine, Fault};
 use crate::tools::matches::record::Category;
-use crate::tools::matches::spec::EngineSpec;
 use crate::variants;
 use serde::Serialize;
 use std::collections::HashMap;

@@ -4,10 +4,10 @@
 //! answer means is each referee's, read with its own game's rules.
 
 use super::MatchArgs;
-use super::clock::{Clock, TimeControl};
-use super::engine::{Engine, Fault, Reply};
 use super::record::Category;
 use super::timing::MoveTiming;
+use crate::client::clock::{Clock, TimeControl};
+use crate::client::{Engine, Fault, Reply};
 use std::time::Duration;
 
 /// Why a move loses the game: the category and its detail.

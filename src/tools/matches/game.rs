@@ -22,10 +22,10 @@
 //! nothing was captured), and after M plies in all.
 
 use super::ask::{Deadlines, ask};
-use super::clock::Clock;
-use super::engine::{Engine, Fault};
 use super::record::{Category, GameRecord, PlayedMove};
-use super::spec::EngineSpec;
+use crate::client::clock::Clock;
+use crate::client::spec::EngineSpec;
+use crate::client::{Engine, Fault};
 use crate::game::{BoardRules, GameHistory, MoveTextError, Player as Side, rules};
 use crate::variants::Variant;
 use std::sync::atomic::{AtomicBool, Ordering};

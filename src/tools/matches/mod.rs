@@ -31,11 +31,9 @@
 //! It shares this module's arguments, driver, engine processes, specs, clocks and statistics.
 
 pub mod ask;
-pub mod clock;
 pub mod counts;
 pub mod dice;
 pub mod driver;
-pub mod engine;
 pub mod fingerprint;
 pub mod game;
 pub mod interrupt;
@@ -45,24 +43,23 @@ pub mod report;
 pub mod resume;
 pub mod shards;
 pub mod slice;
-pub mod spec;
 pub mod stats;
 pub mod timing;
 
+use crate::client::Engine;
+use crate::client::spec::EngineSpec;
 use crate::game::BoardRules;
 use crate::tools::book;
 use crate::tools::rng::SplitMix64;
 use crate::variants::{self, BoardJob, Variant};
 use ask::Deadlines;
 use driver::Driver;
-use engine::Engine;
 use fingerprint::{Fingerprint, fnv1a};
 use game::{DrawCap, GameId, Player, Referee};
 use record::GameRecord;
 use report::Tally;
 use shards::{Kind, MergeArgs, ShardInfo};
 use slice::{Shard, Slice};
-use spec::EngineSpec;
 use stats::Sprt;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;

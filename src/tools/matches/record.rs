@@ -67,7 +67,7 @@ pub enum Category {
     Crash,
     /// The loser broke the conversation: a `bestmove` that answers no `go` (one read before
     /// the `go` was written, such as a second `bestmove` after its answer), or output flooded
-    /// faster than the runner may be asked to read it (src/tools/matches/engine/output.rs).
+    /// faster than the runner may be asked to read it (src/client/output.rs).
     Protocol,
     /// Not a match ending: a game saved before its end (by `steere gui`), result `*`.
     Unfinished,

@@ -25,9 +25,9 @@
 
 use super::record::{DiceRecord, result_text};
 use super::schedule::DiceStream;
+use crate::client::clock::Clock;
 use crate::game::{ChanceRules, MoveTextError, Node, rules};
 use crate::tools::matches::ask::{Deadlines, Forfeit, ask};
-use crate::tools::matches::clock::Clock;
 use crate::tools::matches::game::{Player, prepare};
 use crate::tools::matches::record::Category;
 use crate::tools::matches::timing::MoveTiming;

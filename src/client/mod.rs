@@ -1,9 +1,13 @@
-//! An engine process driven over pipes with the UCI/UGI protocol (docs/protocol.md).
+//! The engine client: an engine process driven over pipes with the UCI/UGI protocol
+//! (docs/protocol.md), as the match runner and the GUI both drive theirs. Its files: this one
+//! (the process and the conversation), `output.rs` (the reader of its output), `witness.rs` (the
+//! witness of its pipe, on another processor), [`spec`] (an engine as the user writes it:
+//! command and settings) and [`clock`] (time controls and the clock of a game).
 //!
 //! The scheme: the process is spawned with piped stdin and stdout, in a session of its own. A
 //! reader thread (at real-time priority where granted, see `src/realtime.rs`) turns its stdout
 //! into lines, each stamped with the [`Instant`] it was read, and queues them; the end of the
-//! output is sent as [`Event::Eof`] (`engine/output.rs`). The runner only ever waits on that
+//! output is sent as [`Event::Eof`] (`client/output.rs`). The runner only ever waits on that
 //! queue with a deadline, and a line stamped after the deadline ends the wait as surely as
 //! silence, so an engine that hangs, floods or dies can never hang the runner: it misses its
 //! deadline, floods (more output in a second than engines print: it loses and is killed at
@@ -25,15 +29,17 @@
 //! lost game with a recorded reason, and the match code restarts a dead engine for the next
 //! game.
 
+pub mod clock;
 mod output;
+pub mod spec;
 #[cfg(test)]
 mod tests;
 mod witness;
 
 pub use output::{Event, Line, MAX_LINE};
 
-use super::spec::{EngineSpec, Proto};
 use output::FloodMeter;
+use spec::{EngineSpec, Proto};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};

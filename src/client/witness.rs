@@ -2,7 +2,7 @@
 //! that notes when the engine's bytes reach the pipe, so that a reader held up is not charged to
 //! the engine.
 //!
-//! Why: the reader stamps each line when it reads it (src/tools/matches/engine/output.rs), and a
+//! Why: the reader stamps each line when it reads it (src/client/output.rs), and a
 //! thread is woken on the processor it slept on. On a virtual machine the host now and then holds
 //! one processor for up to 100 ms (`benches/stalls.rs` measures it): a `bestmove` written on time
 //! is then read, and stamped, that much later, and the engine loses on time for the runner's

@@ -10,7 +10,7 @@
 //!   engine that talks as engines do), whatever it prints;
 //! - an engine that prints more than [`FLOOD_BYTES`] bytes or [`FLOOD_LINES`] lines within one
 //!   [`FLOOD_WINDOW`] floods ([`FloodMeter`]): it loses (`protocol`) and is killed at once
-//!   (src/tools/matches/engine/mod.rs). Engines print a few kilobytes a move; `yes` passes the limit in milliseconds.
+//!   (src/client/mod.rs). Engines print a few kilobytes a move; `yes` passes the limit in milliseconds.
 //!   It is the rate at which the reader gives its real-time priority back (src/realtime.rs),
 //!   counted again on the runner's side because a reader that lost its priority still reads.
 
