@@ -173,11 +173,7 @@ impl<G: BoardRules> Searches<G> for AlphaBeta {
         let lines = bench_with(variant, depth, &mut searcher, control, &mut |i, n, line| {
             out(&position_line(i, n, line))
         });
-        if control.stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return Ok(false);
-        }
-        out(&summary_line(&lines));
-        Ok(true)
+        Ok(super::end_bench(control, summary_line(&lines), out))
     }
 
     fn odds(self, variant: Variant<G>, _: &G) -> Result<Vec<String>, String> {

@@ -265,11 +265,7 @@ impl<G: ChanceRules> Searches<G> for Expectimax {
     ) -> Result<bool, String> {
         let depth = request.depth.unwrap_or(variant.info.bench_depth);
         let summary = bench(variant, depth, &control.stop, &mut |line| out(&line));
-        if control.stop.load(std::sync::atomic::Ordering::Relaxed) {
-            return Ok(false);
-        }
-        out(&summary);
-        Ok(true)
+        Ok(super::end_bench(control, summary, out))
     }
 
     fn odds(self, _: Variant<G>, pos: &G) -> Result<Vec<String>, String> {

@@ -93,3 +93,13 @@ pub trait Searches<G: Rules>: Copy {
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<String, String>;
 }
+
+/// The end of a bench: the `summary` line through `out` and `true`, unless `control` was
+/// stopped (then no summary, `false`), for every search alike.
+fn end_bench(control: &SearchControl, summary: String, out: &mut dyn FnMut(&str)) -> bool {
+    if control.stop.load(std::sync::atomic::Ordering::Relaxed) {
+        return false;
+    }
+    out(&summary);
+    true
+}
