@@ -219,7 +219,7 @@ impl Checker {
             }
             Block::Display { .. } => {
                 self.display_lines.push(line.to_string());
-                let end = line.starts_with("Legal moves (") || line.starts_with("Events (");
+                let end = line.starts_with("Legal moves (");
                 if end {
                     self.check_display()?;
                 }

@@ -1,41 +1,23 @@
 //! A search running on the session's search thread, from `go` to `bestmove`, with its answerers.
 //!
-//! [`Job`] is game-agnostic: a search thread doing some work (the board games lend it their
-//! [`Searcher`] with its transposition table, which it hands back when joined; the dice games'
-//! search keeps nothing) and the [`Answerer`] that writes the search's lines and gives its one
-//! `bestmove`, at the deadline if the search cannot (see `answer.rs`). The engine loop keeps
-//! serving commands meanwhile; it talks to the search only through the shared
+//! [`Job`] is game-agnostic: a search thread doing some work (alpha-beta is lent its
+//! searcher with its transposition table, which the work hands back when joined; the dice
+//! games' search keeps nothing) and the [`Answerer`] that writes the search's lines and gives
+//! its one `bestmove`, at the deadline if the search cannot (see `answer.rs`). The engine loop
+//! keeps serving commands meanwhile; it talks to the search only through the shared
 //! [`SearchControl`] flags (`stop`, `pondering`).
 //!
 //! A job is *answered* once its `bestmove` is given (or about to be); its threads may still be
 //! winding down then. The loop treats an answered job as over: a command sent after reading
 //! `bestmove` is never mistaken for one sent during the search, and only a command that needs
 //! the searcher waits for the threads to end (they have been told to stop, or have finished).
-//!
-//! The move given is checked against the rules before it leaves ([`bestmove_text`]): a best
-//! move that is not legal in the searched position (a bug, never expected) is replaced by the
-//! first legal move with an `info string`, and a ponder move that is not legal after it is
-//! dropped. The engine may play badly; it never prints an illegal move.
 
 use super::answer::{Answerer, Reporter};
-use super::output::{bestmove_line, info_line};
 use super::workers::{Work, Workers};
-use crate::game::{BoardRules, Game};
-use crate::search::{Limits, SearchControl, SearchResult, Searcher};
-use std::panic::{AssertUnwindSafe, catch_unwind};
+use crate::search::SearchControl;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::SeqCst};
 use std::sync::mpsc::{Receiver, sync_channel};
-use std::time::Instant;
-
-/// How a search answers: what its `bestmove` line carries and whether it explains its timing.
-#[derive(Clone, Copy, Debug)]
-pub struct AnswerStyle {
-    /// Append `ponder R` to `bestmove` when the search has an expected reply.
-    pub ponder_move: bool,
-    /// `debug on`: report where the time of the move went (see [`timing_report`]).
-    pub debug: bool,
-}
 
 /// A running (or answered, not yet joined) search.
 pub struct Job<T> {
@@ -153,54 +135,6 @@ impl<T: Send + 'static> Job<T> {
     }
 }
 
-/// The work of a board game's search thread: searches `pos` within `limits`, reporting each
-/// iteration's `info` line and best move to `reporter`, and answering when done; returns the
-/// searcher (`None` if the search failed).
-pub fn board_search<G: BoardRules>(
-    mut searcher: Searcher<G>,
-    pos: G,
-    limits: Limits,
-    control: Arc<SearchControl>,
-    style: AnswerStyle,
-    reporter: Reporter,
-) -> Option<Searcher<G>> {
-    let thread_started = Instant::now();
-    let outcome = catch_unwind(AssertUnwindSafe(|| {
-        searcher.search_reporting(
-            &pos,
-            &limits,
-            &control,
-            &mut |info| {
-                reporter.info(info_line(info));
-                let (best, ponder) = (info.pv.first().copied(), info.pv.get(1).copied());
-                reporter.offer(bestmove_text(&pos, best, ponder, style).0);
-            },
-            &mut |result| {
-                let (answer, warning) = bestmove_text(&pos, result.best_move, result.ponder, style);
-                let mut before = Vec::new();
-                before.extend(warning);
-                if style.debug {
-                    before.push(format!(
-                        "info string debug: search ended: depth {} nodes {} score {}",
-                        result.depth, result.nodes, result.score
-                    ));
-                }
-                for line in before {
-                    reporter.info(line);
-                }
-                let mut after = Vec::new();
-                if style.debug {
-                    after.push(format!("info string {}", timing_report(&limits, thread_started, result)));
-                }
-                reporter.done(answer, after);
-            },
-        )
-    }));
-    // A panic in the search (a bug; impossible in release builds, which abort) drops the
-    // reporter: the answerer gives the last offer, and the loop builds a fresh searcher.
-    outcome.ok().map(|_| searcher)
-}
-
 /// Waits, as UCI requires of `infinite` and `ponder` ("do not exit the search in ponder mode,
 /// even if it's mate"), until the GUI ends a search that has nothing left to do: until `stop`,
 /// or, unless `infinite`, the end of pondering (`ponderhit`).
@@ -210,90 +144,13 @@ pub fn wait_for_the_gui(control: &SearchControl, infinite: bool) {
     }
 }
 
-/// The `bestmove` line for `best` and `ponder` in `pos`, checked against the rules, and the
-/// `info string` that explains a replaced move, if one was.
-pub fn bestmove_text<G: BoardRules>(
-    pos: &G,
-    best: Option<G::Move>,
-    ponder: Option<G::Move>,
-    style: AnswerStyle,
-) -> (String, Option<String>) {
-    let legal = pos.legal_moves();
-    let legal = legal.as_ref();
-    let (best, warning) = match best {
-        Some(mv) if legal.contains(&mv) => (Some(mv), None),
-        Some(mv) => (
-            legal.first().copied(),
-            Some(format!("info string error: the search returned an illegal move {mv}; replaced")),
-        ),
-        None if legal.is_empty() => (None, None),
-        None => (
-            legal.first().copied(),
-            Some("info string error: the search returned no move; playing the first legal move".to_string()),
-        ),
-    };
-    let ponder = match (best, ponder) {
-        (Some(best), Some(reply))
-            if style.ponder_move && pos.make_move(best).legal_moves().as_ref().contains(&reply) =>
-        {
-            Some(reply)
-        }
-        _ => None,
-    };
-    (bestmove_line(best, ponder), warning)
-}
-
-/// The table of the fallback search ([`fallback_move`]): small, so that it costs nothing to keep.
-pub const FALLBACK_HASH_MIB: usize = 1;
-
-/// The move given if the search offers none before the deadline (its thread was never
-/// scheduled, or the budget is nothing at all, as `movetime` below `MoveOverhead`): the result
-/// of a depth-1 search (with its capture extension) by `spare`, a small searcher of its own, run
-/// on the loop's thread before the answerer starts. It is the move the first iteration of the
-/// real search would give, which the search always completes; it takes microseconds. `None` in
-/// a finished game.
-pub fn fallback_move<G: Game>(
-    spare: &mut Searcher<G>,
-    pos: &G,
-    history: Vec<u64>,
-    search_moves: &[u16],
-) -> Option<G::Move> {
-    spare.set_history(history);
-    // The same root moves as the search (`go searchmoves`): the fallback is its first iteration.
-    let limits = Limits { depth: Some(1), search_moves: search_moves.to_vec(), ..Limits::default() };
-    spare.search(pos, &limits, &SearchControl::new(), &mut |_| {}).best_move
-}
-
-/// The `debug on` account of where a move's time went, measured from the moment the input
-/// thread read `go` (the origin of every budget):
-/// `debug: timing go-read->thread 0.4 ms, ->search 0.5 ms, ->decided 969.8 ms, ->bestmove 970.0 ms`.
-/// A large first step means the engine loop or the new thread waited for a processor; a large
-/// gap between `decided` and `bestmove`, that the search thread did (the answer is handed to the answerer then).
-fn timing_report<M>(limits: &Limits, thread_started: Instant, result: &SearchResult<M>) -> String {
-    let Some(read) = limits.start else {
-        return "debug: timing unknown (no read time)".to_string();
-    };
-    let ms = |at: Instant| at.saturating_duration_since(read).as_secs_f64() * 1000.0;
-    let mut text = format!("debug: timing go-read->thread {:.1} ms", ms(thread_started));
-    if let Some(timing) = result.timing {
-        text.push_str(&format!(
-            ", ->search {:.1} ms, ->decided {:.1} ms",
-            ms(timing.started),
-            ms(timing.decided)
-        ));
-    }
-    text.push_str(&format!(", ->bestmove {:.1} ms", ms(Instant::now())));
-    text
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::answer::Deadline;
     use super::super::answer::tests::Buffer;
     use super::super::output::Output;
     use super::*;
-    use crate::impasse::Position;
-    use std::time::Duration;
+    use std::time::{Duration, Instant};
 
     /// The answerers of a test search, with `bestmove d2e3` as the fallback.
     fn answerer_of(
@@ -392,35 +249,5 @@ mod tests {
         assert!(first.is_some());
         assert_eq!(first, third, "one search thread for the session");
         assert_ne!(first, Some(std::thread::current().id()));
-    }
-
-    #[test]
-    fn answers_are_checked_and_the_fallback_is_the_first_iteration() {
-        let pos = Position::startpos();
-        let style = AnswerStyle { ponder_move: true, debug: false };
-        let legal = pos.legal_moves();
-        let first = legal.as_ref()[0];
-        let (line, warning) = bestmove_text(&pos, Some(first), None, style);
-        assert_eq!((line, warning), (format!("bestmove {first}"), None));
-        // A move of the other side is not legal here: replaced, and said so.
-        let other = pos.make_move(first);
-        let foreign = other.legal_moves().as_ref()[0];
-        if !legal.as_ref().contains(&foreign) {
-            let (line, warning) = bestmove_text(&pos, Some(foreign), None, style);
-            assert_eq!(line, format!("bestmove {first}"));
-            assert!(warning.unwrap().contains("illegal move"));
-        }
-        let mut spare = Searcher::new(FALLBACK_HASH_MIB, 1);
-        let fallback = fallback_move(&mut spare, &pos, Vec::new(), &[]).unwrap();
-        let mut searcher = Searcher::new(16, 1);
-        let limits = Limits { depth: Some(1), ..Limits::default() };
-        let first = searcher.search(&pos, &limits, &SearchControl::new(), &mut |_| {});
-        assert_eq!(Some(fallback), first.best_move, "the move of a depth-1 search");
-        // With `go searchmoves`, the fallback is one of those moves (found by the fuzz: it was
-        // the best move of the whole position).
-        for &only in legal.as_ref().iter().filter(|&&m| Some(m) != first.best_move).take(3) {
-            let fallback = fallback_move(&mut spare, &pos, Vec::new(), &[Position::move_code(only)]);
-            assert_eq!(fallback, Some(only));
-        }
     }
 }

@@ -8,10 +8,12 @@
 //!   the `stop` is meant for, so that a search stops within milliseconds even when the loop is
 //!   busy, in agreement with the order of the input; end of input is `quit`;
 //! - this file: the engine loop, which holds the current variant's engine as a [`Session`]
-//!   trait object and replaces it when `UCI_Variant` changes; `board.rs` (with `go` in
-//!   `board_go.rs`) is the session of the board games, generic over the game's [`Rules`], and
-//!   `played.rs` the game it plays (position and history: when it is over); [`dice`] the
-//!   session of the dice games;
+//!   trait object and replaces it when `UCI_Variant` changes;
+//! - `session.rs`: the session, one for every game, generic over the game's [`Rules`] and the
+//!   side of the search that plays it (`side.rs`: what a search keeps and how `go` becomes a
+//!   search; `alpha_beta.rs` for the board games, `expectimax.rs` for the dice games, chosen by
+//!   the variant's registry entry); `played.rs` the game it plays (position and history: when
+//!   it is over);
 //! - [`job`]: a search on its own thread, from `go` to exactly one `bestmove`;
 //! - [`answer`]: the answerer thread of each search, which writes its lines and gives its
 //!   `bestmove` at the deadline when the search thread cannot (a busy machine);
@@ -30,17 +32,18 @@
 //! needs the searcher while a search runs is refused (or, when the search is already stopping,
 //! waits for it), so nothing ever blocks on a search that nobody will stop.
 
+mod alpha_beta;
 pub mod answer;
-mod board;
-mod board_go;
 pub mod codingame;
 pub mod command;
-pub mod dice;
+mod expectimax;
 pub mod input;
 pub mod job;
 pub mod options;
 pub mod output;
 mod played;
+mod session;
+mod side;
 pub mod terminal;
 pub mod workers;
 
@@ -53,6 +56,8 @@ use workers::Workers;
 use crate::game::{BoardRules, ChanceRules, Rules};
 use crate::search;
 use crate::variants::{self, AlphaBeta, Expectimax, Variant};
+use session::GameSession;
+use side::SearchSide;
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 use std::sync::mpsc::{RecvTimeoutError, channel};
@@ -192,26 +197,25 @@ fn hello_lines(dialect: Dialect) -> Vec<String> {
 
 /// The engine of variant `name` (a registry name), at its start position.
 fn new_session(common: Common, name: &str) -> Box<dyn Session> {
-    crate::with_variant!(name, |variant, search| search.open(common, variant))
+    fn open<G: Rules, S: SessionOf<G>>(_: S, common: Common, variant: Variant<G>) -> Box<dyn Session> {
+        Box::new(GameSession::<G, S::Side>::new(common, variant))
+    }
+    crate::with_variant!(name, |variant, search| open(search, common, variant))
         .unwrap_or_else(|e| panic!("{e}: the option checked it"))
 }
 
-/// How the search that plays a variant opens its protocol session.
-trait OpensSession<G: Rules> {
-    /// The session of `variant`, at its start position.
-    fn open(self, common: Common, variant: Variant<G>) -> Box<dyn Session>;
+/// The side ([`SearchSide`]) of the search that plays a variant, in the protocol's session.
+trait SessionOf<G: Rules> {
+    /// What the search keeps and does for the session.
+    type Side: SearchSide<G>;
 }
 
-impl<G: BoardRules> OpensSession<G> for AlphaBeta {
-    fn open(self, common: Common, variant: Variant<G>) -> Box<dyn Session> {
-        Box::new(board::BoardSession::new(common, variant))
-    }
+impl<G: BoardRules> SessionOf<G> for AlphaBeta {
+    type Side = alpha_beta::BoardSide<G>;
 }
 
-impl<G: ChanceRules> OpensSession<G> for Expectimax {
-    fn open(self, common: Common, variant: Variant<G>) -> Box<dyn Session> {
-        Box::new(dice::DiceSession::new(common, variant))
-    }
+impl<G: ChanceRules> SessionOf<G> for Expectimax {
+    type Side = expectimax::DiceSide;
 }
 
 /// The state of the engine loop that does not depend on the game.

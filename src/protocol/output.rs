@@ -10,7 +10,7 @@
 //! [`Output::is_closed`], ends quietly. (`println!` would panic instead, which is why the
 //! protocol never uses it.)
 
-use crate::game::BoardRules;
+use crate::game::Rules;
 use crate::search::{Score, SearchInfo};
 use std::fmt::Display;
 use std::io::Write;
@@ -133,12 +133,7 @@ pub fn bestmove_line<M: Display>(best: Option<M>, ponder: Option<M>) -> String {
 /// The board for `d`: the game's diagram, then the FEN, the side to move `side` (or how the
 /// game ended, `ending`) and the legal moves `moves`, sorted (see `played.rs`, which decides
 /// them: a drawn game has none).
-pub fn board_lines<G: BoardRules>(
-    pos: &G,
-    ending: Option<String>,
-    side: &str,
-    moves: &[String],
-) -> Vec<String> {
+pub fn board_lines<G: Rules>(pos: &G, ending: Option<String>, side: &str, moves: &[String]) -> Vec<String> {
     let mut lines = pos.diagram();
     lines.push(format!("Fen: {}", pos.fen()));
     match ending {

@@ -1,43 +1,34 @@
-//! The game a board-game session plays: the position of the last `position` command and the
-//! game that led to it, and the one rule of when that game is over.
+//! The game a session plays: the position of the last `position` command and the game that
+//! led to it, and the one rule of when that game is over.
 //!
 //! A game is over when its position has an outcome (the rules') or when the position has
 //! occurred for the third time (a draw by threefold repetition, which only the history can
 //! tell). Every command that asks for moves goes through [`PlayedGame`], so that they all
 //! agree: `position` refuses a move after the end, `query islegal` answers `false`, `d` lists no
-//! move, and `go` answers `bestmove (none)` (see `board.rs`).
+//! move, and `go` answers `bestmove (none)` (see `session.rs`).
 
-use super::command::{Query, StartPosition, quote};
+use super::command::{Query, quote};
 use super::output;
-use crate::game::{BoardRules, GameHistory, GameResult, Rules, rules};
+use crate::game::{GameHistory, GameResult, Rules, rules};
 use crate::quote::move_error_reason;
-use crate::variants::Variant;
 
 /// Why a drawn game is over, in the words of `d`, `go` and `position`.
 pub const DRAWN: &str = "draw by threefold repetition";
 
 /// A game: its positions since the last irreversible move, the current one last.
-pub struct PlayedGame<G: BoardRules> {
+pub struct PlayedGame<G: Rules> {
     history: GameHistory<G>,
 }
 
-impl<G: BoardRules> PlayedGame<G> {
+impl<G: Rules> PlayedGame<G> {
     /// A game that starts at `start`.
     pub fn new(start: G) -> PlayedGame<G> {
         PlayedGame { history: GameHistory::new(start) }
     }
 
-    /// The game of `variant` from `start` through `moves`, or why there is none (the first move
-    /// that is malformed, illegal, or played after the game ended).
-    pub fn build(
-        variant: Variant<G>,
-        start: &StartPosition,
-        moves: &[String],
-    ) -> Result<PlayedGame<G>, String> {
-        let start = match start {
-            StartPosition::StartPos => variant.start(),
-            StartPosition::Fen(fen) => variant.parse_fen(fen)?,
-        };
+    /// The game from `start` through `moves`, or why there is none (the first move that is
+    /// malformed, illegal, or played after the game ended).
+    pub fn build(start: G, moves: &[String]) -> Result<PlayedGame<G>, String> {
         let mut game = PlayedGame::new(start);
         for (i, text) in moves.iter().enumerate() {
             let mv = game
@@ -75,12 +66,12 @@ impl<G: BoardRules> PlayedGame<G> {
 
     /// True once the game is over: no move may be played.
     pub fn is_over(&self) -> bool {
-        self.position().outcome().is_some() || self.is_drawn()
+        self.position().result().is_some() || self.is_drawn()
     }
 
     /// The legal move written `text`, or why it is not one (without the text: the caller quotes
     /// it): none is legal once the game is over.
-    pub fn legal_move(&self, text: &str) -> Result<G::Move, String> {
+    pub fn legal_move(&self, text: &str) -> Result<G::Step, String> {
         if self.is_drawn() {
             return Err(format!("the game is over ({DRAWN})"));
         }
@@ -91,8 +82,12 @@ impl<G: BoardRules> PlayedGame<G> {
     /// legal moves (none once the game is over).
     pub fn board_lines(&self) -> Vec<String> {
         let pos = self.position();
-        let moves = if self.is_over() { Vec::new() } else { rules::sorted_step_texts(pos) };
-        let side = rules::seat_name::<G>(Rules::to_move(pos));
+        let moves = if self.is_over() {
+            Vec::new()
+        } else {
+            pos.legal_steps().iter().map(ToString::to_string).collect()
+        };
+        let side = rules::seat_name::<G>(pos.to_move());
         output::board_lines(pos, self.ending(), side, &moves)
     }
 }
@@ -124,41 +119,34 @@ pub fn query_answer<G: Rules>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::variants;
 
     #[test]
     fn positions_are_built_or_explained() {
-        let impasse = Variant::<crate::impasse::Position> { info: &variants::VARIANTS[0], params: () };
-        let game = PlayedGame::build(impasse, &StartPosition::StartPos, &["d2f4".into()]).unwrap();
+        let start = crate::impasse::Position::startpos();
+        let game = PlayedGame::build(start, &["d2f4".into()]).unwrap();
         assert_eq!(crate::game::BoardRules::player_to_move(game.position()), crate::game::Player::P2);
-        let error = PlayedGame::build(impasse, &StartPosition::StartPos, &["d2f4".into(), "d2f4".into()])
-            .err()
-            .unwrap();
+        let error = PlayedGame::build(start, &["d2f4".into(), "d2f4".into()]).err().unwrap();
         assert!(error.starts_with("move 2 'd2f4': illegal"), "{error}");
-        let error = PlayedGame::build(impasse, &StartPosition::StartPos, &["zz".into()]).err().unwrap();
+        let error = PlayedGame::build(start, &["zz".into()]).err().unwrap();
         assert!(error.starts_with("move 1 'zz': malformed"), "{error}");
-        let error = PlayedGame::build(impasse, &StartPosition::Fen("8/8 w".into()), &[]).err().unwrap();
-        assert!(error.contains("ranks"), "{error}");
     }
 
     /// R11: after the draw no move is legal, whoever asks.
     #[test]
     fn a_drawn_game_has_no_legal_move() {
-        let hexdame = variants::find("hexdame").unwrap();
-        let variant = Variant::<crate::hexdame::Position> { info: hexdame, params: () };
         let moves: Vec<String> = ["a1-a2", "i9-c3", "a2-a1", "c3-i9", "a1-a2", "i9-c3", "a2-a1", "c3-i9"]
             .iter()
             .map(|m| m.to_string())
             .collect();
-        let start = StartPosition::Fen("W:WKa1:BKi9".into());
-        let game = PlayedGame::build(variant, &start, &moves).unwrap();
+        let start = crate::hexdame::Position::parse_fen((), "W:WKa1:BKi9").unwrap();
+        let game = PlayedGame::build(start, &moves).unwrap();
         assert!(game.is_drawn() && game.is_over());
         assert!(game.position().parse_step("a1-b2").is_ok(), "the position alone has moves");
         assert_eq!(game.legal_move("a1-b2"), Err(format!("the game is over ({DRAWN})")));
         let board = game.board_lines();
         assert_eq!(board.last().unwrap(), "Legal moves (0): ");
         assert!(board.contains(&format!("Game over: {DRAWN}")), "{board:?}");
-        let error = PlayedGame::build(variant, &start, &[moves.clone(), vec!["a1-a2".into()]].concat()).err();
+        let error = PlayedGame::build(start, &[moves.clone(), vec!["a1-a2".into()]].concat()).err();
         assert_eq!(error.unwrap(), format!("move 9 'a1-a2': the game is over ({DRAWN})"));
     }
 }

@@ -1,0 +1,182 @@
+//! The dice games' chance-node search as the protocol's session sees it ([`SearchSide`]): it
+//! keeps nothing between searches; `go` is the decision of the player to move, by the search
+//! or, with the `Strategy` option, one of the game's fixed players (which decide at once, on
+//! the loop); the time is a share of the mover's clock (`wtime` for odd players, `btime` for
+//! even ones); where a roll is due or the game is over nobody decides (docs/protocol.md, "Dice
+//! games").
+
+use super::Common;
+use super::answer::{Deadline, Reporter};
+use super::command::{GoParams, quote};
+use super::job::wait_for_the_gui;
+use super::options::Change;
+use super::output::Output;
+use super::played::PlayedGame;
+use super::side::{Plan, SearchSide};
+use crate::chance::player::{SEARCH, decide_among};
+use crate::chance::{Limits, MAX_DEPTH};
+use crate::game::{ChanceRules, Node, rules};
+use crate::quote::move_error_reason;
+use crate::search::SearchControl;
+use crate::variants::{Expectimax, Variant};
+use std::time::{Duration, Instant};
+
+/// The chance-node search's side: nothing kept.
+pub(super) struct DiceSide;
+
+impl<G: ChanceRules> SearchSide<G> for DiceSide {
+    type Lent = ();
+    const KEEPS_TABLE: bool = false;
+
+    fn new() -> Self {
+        DiceSide
+    }
+
+    fn ready(&mut self, _: &Common) {}
+
+    fn new_game(&mut self) {}
+
+    /// A dice game has no table, but the size is kept for the board games: the same rule.
+    fn resize(&mut self, mib: usize) -> Result<(), String> {
+        crate::search::hash_size::check(mib, 0)
+    }
+
+    fn applied(&mut self, _: Change) {}
+
+    fn no_decision(game: &PlayedGame<G>) -> Option<String> {
+        let pos = game.position();
+        match pos.node() {
+            Node::Decision => None,
+            Node::Chance => {
+                Some("no decision: the next event is a roll of the dice, which no player chooses".to_string())
+            }
+            Node::Over => Some(format!("game over: player {} won", rules::winner(pos).map_or(0, |w| w + 1))),
+        }
+    }
+
+    fn plan(
+        &mut self,
+        common: &Common,
+        game: &PlayedGame<G>,
+        params: &GoParams,
+        read_at: Instant,
+    ) -> Plan<()> {
+        let pos = *game.position();
+        let (strategy, seed) = (common.options.strategy, common.options.seed);
+        let only = search_events(&common.out, &pos, &params.searchmoves);
+        if strategy != SEARCH {
+            // A fixed player decides at once: no search, no deadline to keep.
+            let never = std::sync::atomic::AtomicBool::new(false);
+            let decision = decide_among(&pos, &only, strategy, seed, Limits::default(), &never, &mut |_| {});
+            return Plan::Answer(format!(
+                "bestmove {}",
+                decision.map_or("(none)".to_string(), |d| d.event.to_string())
+            ));
+        }
+        let budget = budget(common, &pos, params);
+        let limits = Limits {
+            depth: params.depth.map(|d| d.clamp(1, MAX_DEPTH)),
+            nodes: params.nodes,
+            // While pondering the search has no clock: the answerer stops it at the deadline,
+            // which runs from the ponder hit.
+            movetime: budget
+                .filter(|_| !params.ponder)
+                .map(|t| t.saturating_sub(read_at.elapsed()).max(Duration::from_millis(1))),
+        };
+        let fallback = format!("bestmove {}", fallback_event(&pos, &only, seed));
+        let deadline = Deadline { start: read_at, hard: budget };
+        let infinite = params.infinite;
+        let work = Box::new(move |(), control: std::sync::Arc<SearchControl>, reporter: Reporter| {
+            dice_search(&pos, &only, limits, &control, infinite, &reporter);
+            Some(())
+        });
+        Plan::Search { deadline, fallback, work }
+    }
+
+    fn lend(&mut self, _: &Common, _: &PlayedGame<G>) {}
+
+    fn take_back(&mut self, _: Option<()>, _: &Output) {}
+
+    fn bench(variant: Variant<G>, depth: u32, control: &SearchControl, out: &Output) {
+        super::terminal::bench(Expectimax, variant, depth, control, out);
+    }
+}
+
+/// The events of `go searchmoves` that are legal decisions in `pos`. An illegal or malformed
+/// one is reported (quoted briefly) and left out; when none is left, every decision is
+/// searched (and said so), as in the board games.
+fn search_events<G: ChanceRules>(out: &Output, pos: &G, texts: &[String]) -> Vec<G::Step> {
+    let decisions = pos.decisions();
+    let mut events = Vec::new();
+    for text in texts {
+        match pos.parse_step(text) {
+            Ok(event) if decisions.contains(&event) => events.push(event),
+            Ok(_) => out.info_string(&format!(
+                "error: go searchmoves: {} is not a decision of the player to move; the move is left out",
+                quote(text)
+            )),
+            Err(e) => out.info_string(&format!(
+                "error: go searchmoves: {}: {}; the move is left out",
+                quote(text),
+                move_error_reason(&e)
+            )),
+        }
+    }
+    if events.is_empty() && !texts.is_empty() {
+        out.info_string("go searchmoves: no legal move given; every move is searched");
+    }
+    events
+}
+
+/// The time the search may take from the moment `go` was read, less the move overhead:
+/// `movetime`, or a share of the mover's clock (`wtime` for odd players, `btime` for even
+/// ones); none for `infinite` or a `go` without a time (the turn is then solved exactly, or
+/// until `stop`).
+fn budget<G: ChanceRules>(common: &Common, pos: &G, go: &GoParams) -> Option<Duration> {
+    let odd_player = pos.to_move().is_multiple_of(2);
+    let clock = if odd_player { go.wtime } else { go.btime };
+    let increment = if odd_player { go.winc } else { go.binc };
+    let from_clock = clock.map(|t| t / 30 + increment.unwrap_or_default() / 2);
+    let time = if go.infinite { None } else { go.movetime.or(from_clock) };
+    time.map(|t| t.saturating_sub(common.options.move_overhead))
+}
+
+/// The work of a dice game's search thread: the search's decision in `pos`, each completed
+/// depth reported and offered, the decisions' values and the answer at the end. An infinite or
+/// pondering search waits for `stop` or `ponderhit` before answering, as UCI requires.
+fn dice_search<G: ChanceRules>(
+    pos: &G,
+    only: &[G::Step],
+    limits: Limits,
+    control: &SearchControl,
+    infinite: bool,
+    reporter: &Reporter,
+) {
+    let players = pos.players();
+    let decision = decide_among(pos, only, SEARCH, 0, limits, &control.stop, &mut |it| {
+        reporter.info(crate::tools::searches::expectimax::info_line(it, players));
+        reporter.offer(format!("bestmove {}", it.best));
+    });
+    wait_for_the_gui(control, infinite);
+    let Some(decision) = decision else {
+        return reporter.done("bestmove (none)".into(), Vec::new());
+    };
+    if let Some(it) = &decision.search {
+        let values: Vec<String> = it.values.iter().map(|(e, v)| format!("{e} {v:.4}")).collect();
+        reporter.info(format!("info string values {}", values.join(" ")));
+    }
+    reporter.done(format!("bestmove {}", decision.event), Vec::new());
+}
+
+/// The decision given if the search offers none before its deadline: the game's first fixed
+/// player's (a sound rule of thumb, decided in microseconds), else its first decision.
+fn fallback_event<G: ChanceRules>(pos: &G, only: &[G::Step], seed: u64) -> String {
+    let never = std::sync::atomic::AtomicBool::new(false);
+    let first_fixed = G::FIXED_PLAYERS.first().copied().unwrap_or(SEARCH);
+    let limits = Limits { depth: Some(1), ..Limits::default() };
+    let fixed = decide_among(pos, only, first_fixed, seed, limits, &never, &mut |_| {});
+    fixed
+        .map(|d| d.event)
+        .or_else(|| pos.decisions().first().copied())
+        .map_or("(none)".to_string(), |e| e.to_string())
+}
