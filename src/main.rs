@@ -8,7 +8,7 @@ use steere::search::MAX_HASH_MIB;
 use steere::tools::perft;
 use steere::tools::perft::MAX_PERFT_DEPTH;
 use steere::tools::searches::{Request, Searches, SolitaireRequest};
-use steere::variants::{self, Job, Variant};
+use steere::variants::{self, Variant};
 
 mod usage;
 
@@ -292,7 +292,9 @@ fn main() -> ExitCode {
         | Command::Divide { variant: VariantArg { ref name }, .. }
         | Command::Moves { variant: VariantArg { ref name }, .. } => {
             let name = name.clone();
-            variants::dispatch(&name, StepCommand(command)).map_err(|e| format!("--variant: {e}")).flatten()
+            steere::with_variant!(&name, |variant, _search| step_command(variant, command))
+                .map_err(|e| format!("--variant: {e}"))
+                .flatten()
         }
         Command::Analyse { variant: VariantArg { ref name }, .. }
         | Command::Bench { variant: VariantArg { ref name }, .. }
@@ -346,33 +348,28 @@ fn main() -> ExitCode {
 
 /// A command that walks the steps of one variant's positions (perft, divide, moves): the same
 /// for every game.
-struct StepCommand(Command);
-
-impl Job for StepCommand {
-    type Output = Result<(), String>;
-    fn run<G: Rules>(self, variant: Variant<G>) -> Result<(), String> {
-        match self.0 {
-            Command::Perft { depth, fen, threads, .. } => {
-                let (nodes, elapsed) =
-                    perft::timed_perft(&position(variant, fen.as_deref())?, depth, threads as usize)?;
-                steere::outln!("{}", perft::summary_line(nodes, elapsed));
-            }
-            Command::Divide { depth, fen, .. } => {
-                // The protocol's `perft` lines: one `STEP COUNT` per legal step, then the summary.
-                let pos = position(variant, fen.as_deref())?;
-                let never = std::sync::atomic::AtomicBool::new(false);
-                let lines = steere::protocol::terminal::perft_lines(&pos, depth, &never);
-                steere::outln!("{}", lines.expect("a divide nobody stops ends").join("\n"));
-            }
-            Command::Moves { fen, .. } => {
-                for line in perft::moves_lines(&position(variant, fen.as_deref())?) {
-                    steere::outln!("{line}");
-                }
-            }
-            _ => unreachable!("only step commands are dispatched"),
+fn step_command<G: Rules>(variant: Variant<G>, command: Command) -> Result<(), String> {
+    match command {
+        Command::Perft { depth, fen, threads, .. } => {
+            let (nodes, elapsed) =
+                perft::timed_perft(&position(variant, fen.as_deref())?, depth, threads as usize)?;
+            steere::outln!("{}", perft::summary_line(nodes, elapsed));
         }
-        Ok(())
+        Command::Divide { depth, fen, .. } => {
+            // The protocol's `perft` lines: one `STEP COUNT` per legal step, then the summary.
+            let pos = position(variant, fen.as_deref())?;
+            let never = std::sync::atomic::AtomicBool::new(false);
+            let lines = steere::protocol::terminal::perft_lines(&pos, depth, &never);
+            steere::outln!("{}", lines.expect("a divide nobody stops ends").join("\n"));
+        }
+        Command::Moves { fen, .. } => {
+            for line in perft::moves_lines(&position(variant, fen.as_deref())?) {
+                steere::outln!("{line}");
+            }
+        }
+        _ => unreachable!("only step commands are dispatched"),
     }
+    Ok(())
 }
 
 /// A command that searches or studies one variant's positions (analyse, bench, odds,

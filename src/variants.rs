@@ -199,84 +199,70 @@ pub struct AlphaBeta;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Expectimax;
 
-/// The one list of the variants' game types, parameters and searches. `with_variant!(name,
-/// |variant, search| body)` evaluates `body` with `variant` bound to the [`Variant`] called
-/// `name` (ignoring case) and `search` to the search that plays it ([`AlphaBeta`] or
-/// [`Expectimax`]), each arm compiled with the entry's own types, and gives `Ok(body)`, or
-/// `Err` naming the known variants. Because each arm is concrete code, `body` may call any
-/// trait a layer implements for the searches (`search.analyse(...)`): no struct per call site,
-/// and a search that lacks the capability fails to compile rather than at run time.
+/// The one list of the variants' game types, parameters and searches, as a dispatch.
+///
+/// `with_variant!(name, |variant, search| body)` evaluates `body` with `variant` bound to the
+/// [`Variant`] called `name` (ignoring case) and `search` to the search that plays it
+/// ([`AlphaBeta`] or [`Expectimax`]), each arm compiled with the entry's own types, and gives
+/// `Ok(body)`, or `Err` naming the known variants. Because each arm is concrete code, `body`
+/// may call any trait a layer implements for the searches (`search.analyse(...)`): no struct
+/// per call site, and a search that lacks the capability fails to compile rather than at run
+/// time.
+///
+/// `with_variant!(board name, |variant| body)` is the same for a tool that only board games
+/// have (`solve`, `book`): `body` is compiled for the board games' entries only (it may ask
+/// for [`BoardRules`]), and a dice game's name gives `Err` saying so; `with_variant!(dice name,
+/// |variant| body)` likewise for the dice games ([`ChanceRules`]).
 #[macro_export]
 macro_rules! with_variant {
+    (board $name:expr, |$v:ident| $body:expr) => {
+        $crate::__variant_arms!(board, $name, $v, _search, $body)
+    };
+    (dice $name:expr, |$v:ident| $body:expr) => {
+        $crate::__variant_arms!(dice, $name, $v, _search, $body)
+    };
     ($name:expr, |$v:ident, $s:ident| $body:expr) => {
+        $crate::__variant_arms!(all, $name, $v, $s, $body)
+    };
+}
+
+/// The registry's entries, one arm each: name, search, game type and parameters. The one place
+/// that names each variant's types (see [`crate::with_variant`]).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __variant_arms {
+    ($family:ident, $name:expr, $v:ident, $s:ident, $body:expr) => {
         match $crate::variants::find($name) {
             Err(error) => Err(error),
-            Ok(info) => Ok(match info.name {
-                "impasse" => {
-                    let $v = $crate::variants::Variant::<$crate::impasse::Position> { info, params: () };
-                    let $s = $crate::variants::AlphaBeta;
-                    $body
-                }
-                "dipole" => {
-                    let $v = $crate::variants::Variant::<$crate::dipole::Position> {
-                        info,
-                        params: $crate::dipole::Variant::Dipole,
-                    };
-                    let $s = $crate::variants::AlphaBeta;
-                    $body
-                }
-                "dipole10" => {
-                    let $v = $crate::variants::Variant::<$crate::dipole::Position> {
-                        info,
-                        params: $crate::dipole::Variant::Dipole10,
-                    };
-                    let $s = $crate::variants::AlphaBeta;
-                    $body
-                }
-                "hexdame" => {
-                    let $v = $crate::variants::Variant::<$crate::hexdame::Position> { info, params: () };
-                    let $s = $crate::variants::AlphaBeta;
-                    $body
-                }
-                "cantstop" => {
-                    let $v = $crate::variants::Variant::<$crate::cantstop::Position> {
-                        info,
-                        params: Default::default(),
-                    };
-                    let $s = $crate::variants::Expectimax;
-                    $body
-                }
+            Ok(info) => match info.name {
+                // name => search, game type, parameters
+                "impasse" => $crate::__variant_arm! { $family, $body, $v, $s, info, AlphaBeta, $crate::impasse::Position, () },
+                "dipole" => $crate::__variant_arm! { $family, $body, $v, $s, info, AlphaBeta, $crate::dipole::Position, $crate::dipole::Variant::Dipole },
+                "dipole10" => $crate::__variant_arm! { $family, $body, $v, $s, info, AlphaBeta, $crate::dipole::Position, $crate::dipole::Variant::Dipole10 },
+                "hexdame" => $crate::__variant_arm! { $family, $body, $v, $s, info, AlphaBeta, $crate::hexdame::Position, () },
+                "cantstop" => $crate::__variant_arm! { $family, $body, $v, $s, info, Expectimax, $crate::cantstop::Position, Default::default() },
                 other => unreachable!("variant {other} is listed but not dispatched"),
-            }),
+            },
         }
     };
 }
 
-/// How [`dispatch_board`] and [`dispatch_chance`] reach a family's work through the search of
-/// an entry: each search runs the work of its own family and refuses the other's.
-pub trait Routes<G: Rules> {
-    /// Runs `job` if this is a board game's search.
-    fn board<J: BoardJob>(job: J, variant: Variant<G>) -> Result<J::Output, String>;
-    /// Runs `job` if this is a dice game's search.
-    fn chance<J: ChanceJob>(job: J, variant: Variant<G>) -> Result<J::Output, String>;
-}
-
-impl<G: BoardRules> Routes<G> for AlphaBeta {
-    fn board<J: BoardJob>(job: J, variant: Variant<G>) -> Result<J::Output, String> {
-        Ok(job.run(variant))
-    }
-    fn chance<J: ChanceJob>(_: J, variant: Variant<G>) -> Result<J::Output, String> {
-        Err(format!("{} is a board game, and this works with dice games only", variant.name()))
-    }
-}
-
-impl<G: ChanceRules> Routes<G> for Expectimax {
-    fn board<J: BoardJob>(_: J, variant: Variant<G>) -> Result<J::Output, String> {
-        Err(format!("{} is a dice game, and this works with board games only", variant.name()))
-    }
-    fn chance<J: ChanceJob>(job: J, variant: Variant<G>) -> Result<J::Output, String> {
-        Ok(job.run(variant))
-    }
+/// One arm of [`crate::with_variant`]: `body` with the entry's variant and search, or, for a
+/// family-restricted dispatch and an entry of the other family, the error that says so.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __variant_arm {
+    (board, $body:expr, $v:ident, $s:ident, $info:ident, Expectimax, $ty:ty, $params:expr) => {
+        Err(format!("{} is a dice game, and this works with board games only", $info.name))
+    };
+    (dice, $body:expr, $v:ident, $s:ident, $info:ident, AlphaBeta, $ty:ty, $params:expr) => {
+        Err(format!("{} is a board game, and this works with dice games only", $info.name))
+    };
+    ($family:ident, $body:expr, $v:ident, $s:ident, $info:ident, $search:ident, $ty:ty, $params:expr) => {{
+        let $v = $crate::variants::Variant::<$ty> { info: $info, params: $params };
+        let $s = $crate::variants::$search;
+        Ok($body)
+    }};
 }
 
 /// Runs `job` with the rules of the variant called `name`, or says that there is none.
@@ -286,26 +272,12 @@ pub fn dispatch<J: Job>(name: &str, job: J) -> Result<J::Output, String> {
 
 /// Runs `job` with the rules of the board game called `name`, or says that there is none.
 pub fn dispatch_board<J: BoardJob>(name: &str, job: J) -> Result<J::Output, String> {
-    fn route<G: Rules, S: Routes<G>, J: BoardJob>(
-        _: S,
-        job: J,
-        variant: Variant<G>,
-    ) -> Result<J::Output, String> {
-        S::board(job, variant)
-    }
-    crate::with_variant!(name, |variant, search| route(search, job, variant))?
+    crate::with_variant!(board name, |variant| job.run(variant))
 }
 
 /// Runs `job` with the rules of the dice game called `name`, or says that there is none.
 pub fn dispatch_chance<J: ChanceJob>(name: &str, job: J) -> Result<J::Output, String> {
-    fn route<G: Rules, S: Routes<G>, J: ChanceJob>(
-        _: S,
-        job: J,
-        variant: Variant<G>,
-    ) -> Result<J::Output, String> {
-        S::chance(job, variant)
-    }
-    crate::with_variant!(name, |variant, search| route(search, job, variant))?
+    crate::with_variant!(dice name, |variant| job.run(variant))
 }
 
 /// Whether the variant called `name` is a dice game (false for unknown names).
@@ -315,16 +287,12 @@ pub fn is_dice_game(name: &str) -> bool {
 
 /// The names of the fixed players of every dice game (`rule28`, ...), each once.
 pub fn fixed_players() -> Vec<&'static str> {
-    struct Names;
-    impl ChanceJob for Names {
-        type Output = &'static [&'static str];
-        fn run<G: ChanceRules>(self, _: Variant<G>) -> &'static [&'static str] {
-            G::FIXED_PLAYERS
-        }
+    fn names_of<G: ChanceRules>(_: Variant<G>) -> &'static [&'static str] {
+        G::FIXED_PLAYERS
     }
     let mut names = Vec::new();
     for info in VARIANTS.iter().filter(|v| v.family == Family::Dice) {
-        for &name in dispatch_chance(info.name, Names).unwrap_or(&[]) {
+        for &name in crate::with_variant!(dice info.name, |variant| names_of(variant)).unwrap_or(&[]) {
             if !names.contains(&name) {
                 names.push(name);
             }
@@ -338,23 +306,19 @@ mod tests {
     use super::*;
 
     /// Checks that a variant's built-in files parse and that it round-trips its start position.
-    struct CheckFiles;
-
-    impl Job for CheckFiles {
-        type Output = (String, usize, usize);
-        fn run<G: Rules>(self, variant: Variant<G>) -> (String, usize, usize) {
-            let start = variant.start();
-            assert_eq!(variant.parse_fen(&start.fen()), Ok(start));
-            let bench = variant.bench_positions().len();
-            let openings = variant.positions(variant.info.openings).unwrap().len();
-            (variant.name().to_string(), bench, openings)
-        }
+    fn check_files<G: Rules>(variant: Variant<G>) -> (String, usize, usize) {
+        let start = variant.start();
+        assert_eq!(variant.parse_fen(&start.fen()), Ok(start));
+        let bench = variant.bench_positions().len();
+        let openings = variant.positions(variant.info.openings).unwrap().len();
+        (variant.name().to_string(), bench, openings)
     }
 
     #[test]
     fn every_listed_variant_dispatches_with_its_files() {
         for info in &VARIANTS {
-            let (name, bench, openings) = dispatch(info.name, CheckFiles).unwrap();
+            let (name, bench, openings) =
+                crate::with_variant!(info.name, |variant, _search| check_files(variant)).unwrap();
             assert_eq!(name, info.name);
             match info.family {
                 Family::Board => {
@@ -367,6 +331,37 @@ mod tests {
             }
         }
         assert_eq!(VARIANTS[0].name, DEFAULT_VARIANT);
+    }
+
+    /// An entry's family and the search its arm names agree: the family-restricted dispatch
+    /// takes exactly the entries of its family, and refuses the others by name.
+    #[test]
+    fn the_family_restricted_dispatch_takes_its_family_only() {
+        for info in &VARIANTS {
+            let board = crate::with_variant!(board info.name, |variant| variant.name());
+            let dice = crate::with_variant!(dice info.name, |variant| variant.name());
+            match info.family {
+                Family::Board => {
+                    assert_eq!(board, Ok(info.name));
+                    assert_eq!(
+                        dice.unwrap_err(),
+                        format!("{} is a board game, and this works with dice games only", info.name)
+                    );
+                }
+                Family::Dice => {
+                    assert_eq!(dice, Ok(info.name));
+                    assert_eq!(
+                        board.unwrap_err(),
+                        format!("{} is a dice game, and this works with board games only", info.name)
+                    );
+                }
+            }
+        }
+        assert!(
+            crate::with_variant!(board "chess", |variant| variant.name())
+                .unwrap_err()
+                .starts_with("unknown variant")
+        );
     }
 
     #[test]

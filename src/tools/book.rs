@@ -22,7 +22,7 @@
 use crate::game::BoardRules;
 use crate::search::{Limits, Score, SearchControl, Searcher};
 use crate::tools::rng::SplitMix64;
-use crate::variants::{self, BoardJob, Variant};
+use crate::variants::{self, Variant};
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::io::IsTerminal;
@@ -175,33 +175,27 @@ pub fn render<G: BoardRules>(variant: Variant<G>, args: &BookArgs, kept: &[(G, i
 /// `steere book`: generates the book of `--variant` and writes it to `--out` or stdout;
 /// progress on stderr.
 pub fn run(args: &BookArgs) -> Result<(), String> {
-    variants::dispatch_board(&args.variant, BookJob(args))?
+    crate::with_variant!(board & args.variant, |variant| run_book(variant, args))?
 }
 
 /// `steere book` with the rules of the variant.
-struct BookJob<'a>(&'a BookArgs);
-
-impl BoardJob for BookJob<'_> {
-    type Output = Result<(), String>;
-    fn run<G: BoardRules>(self, variant: Variant<G>) -> Result<(), String> {
-        let args = self.0;
-        let terminal = std::io::stderr().is_terminal();
-        let kept = generate(variant, args, &mut |searched, kept| {
-            if terminal {
-                eprint!("\rsearched {searched} candidates, kept {kept}");
-            }
-        })?;
+fn run_book<G: BoardRules>(variant: Variant<G>, args: &BookArgs) -> Result<(), String> {
+    let terminal = std::io::stderr().is_terminal();
+    let kept = generate(variant, args, &mut |searched, kept| {
         if terminal {
-            eprintln!();
+            eprint!("\rsearched {searched} candidates, kept {kept}");
         }
-        eprintln!("book: kept {} positions", kept.len());
-        let text = render(variant, args, &kept);
-        match &args.out {
-            Some(path) => std::fs::write(path, text).map_err(|e| format!("--out {}: {e}", path.display())),
-            None => {
-                crate::out!("{text}");
-                Ok(())
-            }
+    })?;
+    if terminal {
+        eprintln!();
+    }
+    eprintln!("book: kept {} positions", kept.len());
+    let text = render(variant, args, &kept);
+    match &args.out {
+        Some(path) => std::fs::write(path, text).map_err(|e| format!("--out {}: {e}", path.display())),
+        None => {
+            crate::out!("{text}");
+            Ok(())
         }
     }
 }

@@ -58,7 +58,7 @@ use super::epd_file::{self, Section};
 use crate::game::BoardRules;
 use crate::quote::shorten;
 use crate::search::{Limits, Score, SearchControl, SearchParams, Searcher};
-use crate::variants::{self, BoardJob, Variant};
+use crate::variants::{self, Variant};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -298,7 +298,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     }
     let start = Instant::now();
     for section in &sections {
-        variants::dispatch_board(section.variant.name, SolveSection { section, args, totals: &mut totals })??;
+        crate::with_variant!(board section.variant.name, |variant| solve_section(variant, section, args, &mut totals))??;
     }
     totals.progress.clear();
     let Totals { passed, total, malformed, nodes, failed_names, .. } = totals;
@@ -359,31 +359,26 @@ impl Totals {
 }
 
 /// Parses and solves the lines of one section with the rules of its game.
-struct SolveSection<'a, 'b> {
-    section: &'a Section<'a>,
-    args: &'a SolveArgs,
-    totals: &'b mut Totals,
-}
-
-impl BoardJob for SolveSection<'_, '_> {
-    type Output = Result<(), String>;
-    fn run<G: BoardRules>(self, variant: Variant<G>) -> Result<(), String> {
-        let mut entries = Vec::new();
-        for &(line, text) in &self.section.lines {
-            match epd::parse_line(variant, text) {
-                Ok(Some(entry)) => entries.push((line, entry)),
-                Ok(None) => {}
-                Err(message) => self.totals.malformed_line(line, &message),
-            }
+fn solve_section<G: BoardRules>(
+    variant: Variant<G>,
+    section: &Section<'_>,
+    args: &SolveArgs,
+    totals: &mut Totals,
+) -> Result<(), String> {
+    let mut entries = Vec::new();
+    for &(line, text) in &section.lines {
+        match epd::parse_line(variant, text) {
+            Ok(Some(entry)) => entries.push((line, entry)),
+            Ok(None) => {}
+            Err(message) => totals.malformed_line(line, &message),
         }
-        let totals = self.totals;
-        let positions: Vec<(G, Settings)> =
-            entries.iter().map(|(_, e)| (e.position, totals.settings.for_entry(e))).collect();
-        solve_all(&positions, self.args, &mut |index, solution| {
-            let (line, entry) = &entries[index];
-            totals.report(*line, entry, solution);
-        })
     }
+    let positions: Vec<(G, Settings)> =
+        entries.iter().map(|(_, e)| (e.position, totals.settings.for_entry(e))).collect();
+    solve_all(&positions, args, &mut |index, solution| {
+        let (line, entry) = &entries[index];
+        totals.report(*line, entry, solution);
+    })
 }
 
 /// The most characters of a malformed line's message printed.
