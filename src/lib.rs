@@ -15,7 +15,10 @@
 //! - [`quote`]: the one rule for repeating input in messages (shortened, escaped);
 //! - [`tools`]: command-line jobs such as perft, bench, solve and match (perft, divide and
 //!   moves once over `Rules` for every game);
-//! - [`protocol`]: the UCI/UGI text protocol (any variant) and the CodinGame adapter (Impasse);
+//! - [`protocol`]: the UCI/UGI text protocol (one session for every variant) and the CodinGame
+//!   adapter (Impasse);
+//! - [`client`]: the other end of that protocol: an engine process driven over pipes, with its
+//!   specs and clocks, used by the match runner and the GUI;
 //! - [`gui`]: `steere gui`, a local web page that plays engines over that protocol.
 
 #![deny(missing_docs)]
