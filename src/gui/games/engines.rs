@@ -15,7 +15,6 @@
 
 use super::*;
 use crate::client::Fault;
-use crate::game::Node;
 use std::sync::MutexGuard;
 use std::time::Duration;
 
@@ -158,9 +157,7 @@ impl Game {
         if self.caps.players.0 != self.caps.players.1 {
             set("Players", self.seats.len().to_string());
         }
-        if let Some(strategy) =
-            self.seats[seat].strategy.as_deref().filter(|&s| s != super::super::view::SEARCH)
-        {
+        if let Some(strategy) = self.seats[seat].strategy.as_deref().filter(|&s| s != SEARCH) {
             set("Strategy", strategy.to_string());
             set("Seed", (self.seed.wrapping_add(seat as u64) % (MAX_SEED + 1)).to_string());
         }

@@ -37,9 +37,10 @@ mod lifetime;
 use super::changes::{self, lock};
 use super::limits::Limits;
 use super::records::{self, Opened, Played, Saved, Seat};
-use super::view::{Capabilities, View, capabilities, start_fen, view, view_capped};
+use super::view::{Capabilities, SEARCH, View, capabilities, start_fen, view, view_capped};
 use crate::client::Engine;
 use crate::client::spec::EngineSpec;
+use crate::game::Node;
 use crate::tools::matches::record::Category;
 use crate::tools::rng::SplitMix64;
 use crate::variants::Family;
@@ -309,12 +310,8 @@ impl Games {
             if caps.strategies.is_empty() {
                 return Ok(Seat { strategy: None, ..seat });
             }
-            let strategy = seat
-                .strategy
-                .as_deref()
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
-                .unwrap_or(super::view::SEARCH);
+            let strategy =
+                seat.strategy.as_deref().map(str::trim).filter(|s| !s.is_empty()).unwrap_or(SEARCH);
             if !caps.strategies.contains(&strategy) {
                 let known = caps.strategies.join(", ");
                 return Err(format!("seat {}: unknown strategy '{strategy}' (one of: {known})", i + 1));
@@ -428,7 +425,7 @@ impl Games {
         if !seat.is_human() {
             return Err(format!("it is {to_move}'s turn, played by {}", seat.label()));
         }
-        if view.node == crate::game::Node::Chance {
+        if view.node == Node::Chance {
             if text != "roll" {
                 return Err(format!("'{text}': the dice are due, and the server rolls them: send 'roll'"));
             }
@@ -441,7 +438,7 @@ impl Games {
             g.steps.push(Played::bare(text));
             g.generation += 1;
             // The player chose to roll again: the dice follow at once.
-            if after.node == crate::game::Node::Chance && after.to_move == view.to_move {
+            if after.node == Node::Chance && after.to_move == view.to_move {
                 g.roll(&after.fen)?;
             }
         }
