@@ -287,20 +287,12 @@ fn post(route: &str, body: &str, games: &Arc<Games>) -> Result<serde_json::Value
     }
     let request: GameRequest = serde_json::from_str(body).map_err(parse_error)?;
     let id = request.id;
-    let caps = games.capabilities(id)?;
-    let refused = |can: bool| match can {
-        true => Ok(()),
-        false => Err(format!("{route} is for board games: a dice game's rolls cannot be taken back")),
-    };
     match route {
         "/api/move" => games.play(id, request.mv.as_deref().ok_or("no move given")?),
-        "/api/truncate" => {
-            refused(caps.rewinds).and_then(|()| games.truncate(id, request.ply.ok_or("no ply given")?))
-        }
-        "/api/takeback" => refused(caps.rewinds).and_then(|()| games.take_back(id)),
+        "/api/truncate" => games.truncate(id, request.ply.ok_or("no ply given")?),
+        "/api/takeback" => games.take_back(id),
         "/api/resume" => games.resume(id),
-        "/api/analyse" => refused(caps.analysable)
-            .and_then(|()| games.analyse(id, request.engine.as_deref(), request.ply.unwrap_or(0))),
+        "/api/analyse" => games.analyse(id, request.engine.as_deref(), request.ply.unwrap_or(0)),
         _ => Err(format!("no such action: {route}")),
     }
 }

@@ -13,7 +13,7 @@ impl Games {
         let game = self.game(id)?;
         let mut g = lock(&game);
         if !g.caps.analysable {
-            return Err(format!("{} cannot be analysed", g.variant));
+            return Err(format!("{} cannot be analysed: analysis is for board games", g.variant));
         }
         g.analysis_stop.store(true, Ordering::SeqCst);
         let Some(name) = engine else {

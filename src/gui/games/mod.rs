@@ -37,7 +37,7 @@ mod lifetime;
 use super::changes::{self, lock};
 use super::limits::Limits;
 use super::records::{self, Opened, Played, Saved, Seat};
-use super::view::{Capabilities, SEARCH, View, capabilities, start_fen, view, view_capped};
+use super::view::{Capabilities, EventInfo, SEARCH, View, capabilities, start_fen, view, view_capped};
 use crate::client::Engine;
 use crate::client::spec::EngineSpec;
 use crate::game::Node;
@@ -54,6 +54,9 @@ use std::time::Instant;
 /// The largest seed the page may give: the protocol's `Seed` option takes 32 bits, and a fixed
 /// player's seed is derived from the game's (a record keeps any 64-bit seed it has).
 pub const MAX_SEED: u64 = u32::MAX as u64;
+
+/// Why a game with dice cannot go back (take back, play from here).
+const NO_REWIND: &str = "going back is for board games: a dice game's rolls cannot be taken back";
 
 /// A new game as the page asks for it: a board game's page gives `players` (and perhaps a
 /// clock), a dice game's `seats` (and perhaps a seed).
@@ -195,17 +198,7 @@ impl Game {
                 // As text: a record's seed may exceed what a JavaScript number holds exactly.
                 "seed": self.seed.to_string(),
                 "seats": self.seats,
-                "events": self.steps.iter().zip(&position.events).map(|(played, info)| {
-                    let mut event = json!({ "text": played.text, "player": info.player, "roll": info.roll, "bust": info.bust });
-                    // Left out when there is none: a long game's state is sent on every change.
-                    if let Some(depth) = played.depth {
-                        event["depth"] = json!(depth);
-                    }
-                    if let Some(score) = &played.score {
-                        event["score"] = json!(score);
-                    }
-                    event
-                }).collect::<Vec<_>>(),
+                "events": self.steps.iter().zip(&position.events).map(logged).collect::<Vec<_>>(),
             }),
         };
         if let (Value::Object(state), Value::Object(own)) = (&mut state, own) {
@@ -400,11 +393,6 @@ impl Games {
         Ok(g.snapshot())
     }
 
-    /// What the variant of game `id` offers.
-    pub fn capabilities(self: &Arc<Games>, id: u64) -> Result<Capabilities, String> {
-        Ok(lock(&*self.game(id)?).caps.clone())
-    }
-
     /// Plays a person's step (its text trimmed): `roll` rolls the dice where they are due
     /// (and, where it is the decision to roll again, rolls them at once). Refused on an
     /// engine's turn, after the end, for a roll of the player's own making, for text that
@@ -453,6 +441,9 @@ impl Games {
         let game = self.game(id)?;
         {
             let mut g = lock(&game);
+            if !g.caps.rewinds {
+                return Err(NO_REWIND.to_string());
+            }
             if ply > g.steps.len() {
                 return Err(format!("the game has only {} moves", g.steps.len()));
             }
@@ -476,6 +467,9 @@ impl Games {
         let game = self.game(id)?;
         let ply = {
             let g = lock(&game);
+            if !g.caps.rewinds {
+                return Err(NO_REWIND.to_string());
+            }
             let mut texts = g.texts();
             texts.pop();
             while !texts.is_empty() && !g.seats[view(g.variant, Some(&g.start), &texts)?.to_move].is_human() {
@@ -544,6 +538,21 @@ impl Games {
         g.changed();
         Ok((g.snapshot(), titles))
     }
+}
+
+/// A dice game's step as the page's log shows it: who made it, whether it was a roll and
+/// whether it bust; the engine's depth and score are left out when there are none (a long
+/// game's state is sent on every change).
+fn logged((played, info): (&Played, &EventInfo)) -> Value {
+    let mut event =
+        json!({ "text": played.text, "player": info.player, "roll": info.roll, "bust": info.bust });
+    if let Some(depth) = played.depth {
+        event["depth"] = json!(depth);
+    }
+    if let Some(score) = &played.score {
+        event["score"] = json!(score);
+    }
+    event
 }
 
 /// A seed from the clock, for a game that gave none.
