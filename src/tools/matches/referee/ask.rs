@@ -3,11 +3,11 @@
 //! game before the answer is read as a move (crash, protocol, time forfeit, timeout). What the
 //! answer means is each referee's, read with its own game's rules.
 
-use super::MatchArgs;
-use super::record::Category;
+use super::Category;
 use super::timing::MoveTiming;
 use crate::client::clock::{Clock, TimeControl};
 use crate::client::{Engine, Fault, Reply};
+use crate::tools::matches::MatchArgs;
 use std::time::Duration;
 
 /// Why a move loses the game: the category and its detail.
