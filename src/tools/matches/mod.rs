@@ -36,7 +36,7 @@ pub mod game {
 
 /// The paths the GUI and the tests knew before the rooms: the dice games' record.
 pub mod dice {
-    /// The JSON-lines record of a dice game ([`super::record::jsonl`]).
+    /// The JSON-lines record of a dice game ([`crate::tools::matches::record::jsonl`]).
     pub mod record {
         pub use super::super::record::jsonl::{DiceRecord, parse_dice_records};
     }

@@ -1,5 +1,4 @@
-//! Asking an engine for its move under its clock, for every referee (board games and dice
-//! games): the `go` line, the deadline, the timing of the answer, and the faults that lose a
+//! Asking an engine for its move under its clock, for the referee of every game: the `go` line, the deadline, the timing of the answer, and the faults that lose a
 //! game before the answer is read as a move (crash, protocol, time forfeit, timeout). What the
 //! answer means is each referee's, read with its own game's rules.
 
