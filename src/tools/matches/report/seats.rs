@@ -1,5 +1,5 @@
 //! The running tally of a dice match: wins per engine and seat, forfeits, unfinished games,
-//! and for two players the pentanomial of [`crate::tools::matches::stats`].
+//! and for two players the pentanomial of [`super::stats`] (the table is [`super::seats_text`]'s).
 //!
 //! **Engines, entrants, seats.** The table is per engine given. An engine that fills several
 //! seats (the last one, when there are fewer engines than players) takes that many seats in
@@ -16,11 +16,11 @@
 //! game 1 as a draw, a loss 0) over the two games give its pentanomial cell, from which Elo,
 //! LOS and the SPRT come as for board games.
 
-use super::record::DiceRecord;
-use super::schedule;
+use super::stats::{Pentanomial, pair_index};
 use crate::tools::matches::record::Category;
-use crate::tools::matches::stats::{Pentanomial, pair_index};
-use crate::tools::matches::timing::Lateness;
+use crate::tools::matches::record::jsonl::DiceRecord;
+use crate::tools::matches::referee::timing::Lateness;
+use crate::tools::matches::runner::schedule;
 use rustc_hash::FxHashMap;
 
 /// The faults that forfeit a game, in the order of the tables.
@@ -76,7 +76,7 @@ pub struct DiceTally {
     pub wins_by_seat: Vec<u64>,
     /// Forfeits of each engine, by fault (indexed like [`FAULTS`]; an older build's shard, with
     /// fewer faults, reads with the missing ones zero).
-    #[serde(deserialize_with = "crate::tools::matches::counts::each")]
+    #[serde(deserialize_with = "super::counts::each")]
     pub forfeits: Vec<[u64; 6]>,
     /// Games adjudicated unfinished at the turn limit.
     pub unfinished: u64,

@@ -1,13 +1,12 @@
-//! Asking an engine for its move under its clock, for every referee (board games and dice
-//! games): the `go` line, the deadline, the timing of the answer, and the faults that lose a
+//! Asking an engine for its move under its clock, for the referee of every game: the `go` line, the deadline, the timing of the answer, and the faults that lose a
 //! game before the answer is read as a move (crash, protocol, time forfeit, timeout). What the
 //! answer means is each referee's, read with its own game's rules.
 
-use super::MatchArgs;
-use super::record::Category;
+use super::Category;
 use super::timing::MoveTiming;
 use crate::client::clock::{Clock, TimeControl};
 use crate::client::{Engine, Fault, Reply};
+use crate::tools::matches::MatchArgs;
 use std::time::Duration;
 
 /// Why a move loses the game: the category and its detail.

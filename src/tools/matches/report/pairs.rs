@@ -1,16 +1,18 @@
-//! What a match tells its user: the running tally, the live progress line, the final table
-//! and its JSON form.
+//! The report of two engines over opening pairs (board games): the tally by colour, with draws
+//! and the reasons of losses and draws, its progress line, table and JSON.
 //!
 //! Games are counted as they finish (wins and losses per engine, per colour and per reason);
 //! a pair enters the pentanomial, the Elo estimate and the SPRT only when both its games are in
-//! (see [`super::stats`]). The JSON is written by hand: one flat object does not justify a
-//! serialisation crate.
+//! (see [`super::stats`]).
 
-use super::driver::MatchTally;
-use super::record::{Category, GameRecord};
-use super::stats::{EloEstimate, Pentanomial, SprtState, Verdict, elo_estimate, one_sided_bound, pair_index};
-use super::timing::Lateness;
+use super::stats::{Pentanomial, SprtState, pair_index};
+use super::{
+    Heading, MatchTally, elo_json, elo_line, json_number, json_string, lateness_json, progress_games,
+    progress_tests, reason_list, reasons_json, sprt_json, sprt_line, timing_lines,
+};
 use crate::game::Player;
+use crate::tools::matches::record::{Category, GameRecord};
+use crate::tools::matches::referee::timing::Lateness;
 use rustc_hash::FxHashMap;
 use std::fmt::Write as _;
 use std::time::Duration;
@@ -161,16 +163,13 @@ impl Tally {
 impl MatchTally for Tally {
     type Record = GameRecord;
 
-    fn ends_in_crash(record: &GameRecord) -> bool {
-        record.category == Category::Crash
-    }
-
-    fn record_text(record: &GameRecord) -> String {
-        record.to_text()
-    }
-
     fn add(&mut self, record: &GameRecord) -> bool {
         Tally::add(self, record)
+    }
+
+    fn merge(&mut self, other: &Tally) -> Result<(), String> {
+        Tally::merge(self, other);
+        Ok(())
     }
 
     fn games(&self) -> u64 {
@@ -184,12 +183,15 @@ impl MatchTally for Tally {
     fn progress_line(&self, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String {
         progress_line(self, planned_games, sprt)
     }
-}
 
-/// `+12.3` style: a signed number with one decimal.
-pub(super) fn signed(x: f64) -> String {
-    // Adding +0.0 turns a negative zero (elo of an even score: -400 * 0) into +0.0.
-    format!("{:+.1}", x + 0.0)
+    // A board match's heading is its engines alone.
+    fn table(&self, _: Heading<'_>, sprt: Option<&SprtState>, elapsed: Duration, note: &str) -> String {
+        table(self, sprt, elapsed, note)
+    }
+
+    fn json(&self, _: Heading<'_>, sprt: Option<&SprtState>, elapsed: Duration) -> String {
+        json(self, sprt, elapsed)
+    }
 }
 
 /// The live progress line: games (of `planned_games`, if the match has a fixed length),
@@ -205,33 +207,6 @@ pub fn progress_line(tally: &Tally, planned_games: Option<u64>, sprt: Option<&Sp
     }
     progress_tests(&mut line, Some(&tally.penta), sprt);
     line
-}
-
-/// The start of a progress line: `games N`, or `games N/PLANNED` for a match of fixed length.
-pub(super) fn progress_games(games: u64, planned_games: Option<u64>) -> String {
-    let mut line = format!("games {games}");
-    if let Some(planned) = planned_games {
-        let _ = write!(line, "/{planned}");
-    }
-    line
-}
-
-/// The end of a progress line: the Elo estimate of the complete units of `penta`, if any (a
-/// one-sided bound after a clean sweep), and the SPRT's LLR with its bounds.
-pub(super) fn progress_tests(line: &mut String, penta: Option<&Pentanomial>, sprt: Option<&SprtState>) {
-    match (penta.and_then(one_sided_bound), penta.and_then(elo_estimate)) {
-        (Some(b), _) => {
-            let _ = write!(line, "  elo {} {}", if b.won { ">=" } else { "<=" }, signed(b.elo));
-        }
-        (None, Some(e)) => {
-            let _ = write!(line, "  elo {} +- {:.1}", signed(e.elo), e.error95);
-        }
-        (None, None) => {}
-    }
-    if let Some(s) = sprt {
-        let (lower, upper) = s.sprt.bounds();
-        let _ = write!(line, "  llr {:.2} ({lower:.2}, {upper:.2})", s.llr);
-    }
 }
 
 /// The final table, for people.
@@ -299,104 +274,6 @@ pub fn table(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration, stop_no
     out
 }
 
-/// The Elo line of a table: engine 1 minus engine 2 from the completed units (`pair`, `dice
-/// stream`) of `penta`, or that there is none yet. When engine 1 won or lost every game, a
-/// one-sided bound ([`one_sided_bound`]): an interval of width zero would claim a precision
-/// the data does not have.
-pub(super) fn elo_line(out: &mut String, names: [&str; 2], penta: &Pentanomial, unit: &str) {
-    if let Some(bound) = one_sided_bound(penta) {
-        let (side, games) = if bound.won { ("at least", "won") } else { ("at most", "lost") };
-        let _ = writeln!(
-            out,
-            "Elo difference ({} - {}): {side} {} (95%, one-sided: every game {games})",
-            names[0],
-            names[1],
-            signed(bound.elo)
-        );
-        return;
-    }
-    match elo_estimate(penta) {
-        Some(EloEstimate { elo, error95, los, .. }) => {
-            let _ = writeln!(
-                out,
-                "Elo difference ({} - {}): {} +- {error95:.1} (95%), LOS {:.1}%",
-                names[0],
-                names[1],
-                signed(elo),
-                100.0 * los
-            );
-        }
-        None => {
-            let _ = writeln!(out, "Elo difference: no complete {unit} yet.");
-        }
-    }
-}
-
-/// The reasons with a count, `illegal move 2, crash 1`, or `none`.
-pub(super) fn reason_list(reasons: &[Category], counts: &[u64]) -> String {
-    let listed: Vec<String> = reasons
-        .iter()
-        .zip(counts)
-        .filter(|&(_, &n)| n > 0)
-        .map(|(c, n)| format!("{} {n}", c.label()))
-        .collect();
-    if listed.is_empty() { "none".to_string() } else { listed.join(", ") }
-}
-
-/// A table's timing line for each engine with timed `moves` (or `decisions`).
-pub(super) fn timing_lines(out: &mut String, names: &[String], lateness: &[Lateness], moves: &str) {
-    for (name, lateness) in names.iter().zip(lateness) {
-        if let Some(l) = lateness.summary() {
-            let _ = writeln!(
-                out,
-                "Timing of {name}: {} timed {moves}, answer - allowed: p50 {} ms, p99 {} ms, max {} ms",
-                l.moves,
-                signed(l.p50),
-                signed(l.p99),
-                signed(l.max)
-            );
-        }
-    }
-}
-
-/// A table's SPRT line: the test, its LLR and bounds, and its verdict on `engine1`.
-pub(super) fn sprt_line(out: &mut String, engine1: &str, s: &SprtState) {
-    let (lower, upper) = s.sprt.bounds();
-    let verdict = match s.verdict {
-        Verdict::H1 => format!("H1 accepted: {engine1} is stronger (by about {} Elo or more)", s.sprt.elo1),
-        Verdict::H0 => format!("H0 accepted: {engine1} is not {} Elo stronger", s.sprt.elo1),
-        Verdict::Continue => "no verdict yet".to_string(),
-    };
-    let _ = writeln!(
-        out,
-        "SPRT elo0={} elo1={} alpha={} beta={}: LLR {:.2} (bounds {lower:.2}, {upper:.2}): {verdict}",
-        s.sprt.elo0, s.sprt.elo1, s.sprt.alpha, s.sprt.beta, s.llr
-    );
-}
-
-/// A JSON string literal.
-pub(super) fn json_string(text: &str) -> String {
-    let mut out = String::from("\"");
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// A JSON number (`null` for NaN or infinity, which JSON cannot express).
-pub(super) fn json_number(x: f64) -> String {
-    if x.is_finite() { format!("{}", (x * 1e4).round() / 1e4 + 0.0) } else { "null".to_string() }
-}
-
 /// The summary as one JSON object (the same facts as [`table`]).
 pub fn json(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration) -> String {
     let mut engines = Vec::new();
@@ -432,75 +309,5 @@ pub fn json(tally: &Tally, sprt: Option<&SprtState>, elapsed: Duration) -> Strin
         penta.join(","),
         tally.plies,
         json_number(elapsed.as_secs_f64())
-    )
-}
-
-/// Counts by reason as the members of a JSON object: `"illegal move":2,"crash":0`.
-pub(super) fn reasons_json(reasons: &[Category], counts: &[u64]) -> String {
-    let members: Vec<String> =
-        reasons.iter().zip(counts).map(|(c, n)| format!("{}:{n}", json_string(c.label()))).collect();
-    members.join(",")
-}
-
-/// An engine's lateness as JSON (`null` without timed moves).
-pub(super) fn lateness_json(lateness: &Lateness) -> String {
-    match lateness.summary() {
-        Some(l) => format!(
-            "{{\"moves\":{},\"p50_ms\":{},\"p99_ms\":{},\"max_ms\":{}}}",
-            l.moves,
-            json_number(l.p50),
-            json_number(l.p99),
-            json_number(l.max)
-        ),
-        None => "null".to_string(),
-    }
-}
-
-/// The Elo estimate of the complete units of `penta` as JSON (`null` without one, or when
-/// `penta` is `None`). When engine 1 won or lost every game, `elo`, `error95` and `los` are
-/// `null` and `one_sided` holds the bound (`{bound: "lower"|"upper", elo, units}`); otherwise
-/// `one_sided` is `null`.
-pub(super) fn elo_json(penta: Option<&Pentanomial>) -> String {
-    let Some(e) = penta.and_then(elo_estimate) else {
-        return "null".to_string();
-    };
-    match penta.and_then(one_sided_bound) {
-        Some(b) => format!(
-            "{{\"elo\":null,\"error95\":null,\"los\":null,\"score\":{},\"one_sided\":{{\"bound\":\"{}\",\"elo\":{},\"units\":{}}}}}",
-            json_number(e.score),
-            if b.won { "lower" } else { "upper" },
-            json_number(b.elo),
-            b.units
-        ),
-        None => format!(
-            "{{\"elo\":{},\"error95\":{},\"los\":{},\"score\":{},\"one_sided\":null}}",
-            json_number(e.elo),
-            json_number(e.error95),
-            json_number(e.los),
-            json_number(e.score)
-        ),
-    }
-}
-
-/// The SPRT's state as JSON (`null` without a test).
-pub(super) fn sprt_json(sprt: Option<&SprtState>) -> String {
-    let Some(s) = sprt else {
-        return "null".to_string();
-    };
-    let (lower, upper) = s.sprt.bounds();
-    let verdict = match s.verdict {
-        Verdict::H0 => "H0",
-        Verdict::H1 => "H1",
-        Verdict::Continue => "continue",
-    };
-    format!(
-        "{{\"elo0\":{},\"elo1\":{},\"alpha\":{},\"beta\":{},\"llr\":{},\"lower\":{},\"upper\":{},\"verdict\":\"{verdict}\"}}",
-        json_number(s.sprt.elo0),
-        json_number(s.sprt.elo1),
-        json_number(s.sprt.alpha),
-        json_number(s.sprt.beta),
-        json_number(s.llr),
-        json_number(lower),
-        json_number(upper)
     )
 }

@@ -9,8 +9,8 @@
 //! `--concurrency`, `--pgn`, `--json` and `--progress`, which change how a match runs but not
 //! which games it plays.
 
-use super::stats::Sprt;
 use crate::client::spec::{EngineSpec, Proto};
+use crate::tools::matches::report::stats::Sprt;
 
 /// The settings, in a fixed order, as `(name, value)` text.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

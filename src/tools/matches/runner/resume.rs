@@ -10,28 +10,25 @@
 //! and is refused, naming the game. A file that does not exist yet is an empty match, so that
 //! a batch job can always be started with `--resume`.
 
-use super::driver::MatchTally;
-use super::record::{Category, GameRecord, PlayedMove, parse_records};
 use super::slice::Slice;
-use crate::game::Player;
+use crate::tools::matches::record::MatchRecord;
+use crate::tools::matches::report::MatchTally;
 use std::path::Path;
-use std::time::Duration;
 
-/// Counts the games of the record file `path` into `tally` and marks them done in `slice`:
-/// `parse` reads the file's text, `number` gives a record's game number in the schedule (from
-/// 0), `check` that the record is the game this run would play under that number. A last
-/// record cut short (the runner was killed while writing it) is dropped with a warning and
-/// cut from the file; a record starts where `record_start` is found at the start of a line.
-/// Returns how many games the file held.
+/// Counts the games of the record file `path` of a match of `variant` into `tally` and marks
+/// them done in `slice`: `check` says whether the record is the game this run would play under
+/// its number ([`MatchRecord::number`]). A last record cut short (the runner was killed while
+/// writing it) is dropped with a warning and cut from the file; a record starts where
+/// [`MatchRecord::START`] is found at the start of a line. Returns how many games the file held.
 pub fn load<T: MatchTally>(
     path: &Path,
-    record_start: &str,
-    parse: impl Fn(&str) -> Result<Vec<T::Record>, String>,
-    number: impl Fn(&T::Record) -> Option<u64>,
+    variant: &'static str,
     check: impl Fn(&T::Record) -> Result<(), String>,
     slice: &mut Slice,
     tally: &mut T,
 ) -> Result<u64, String> {
+    let parse = |text: &str| T::Record::read(text, variant);
+    let record_start = T::Record::START;
     let shown = path.display();
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
@@ -45,7 +42,7 @@ pub fn load<T: MatchTally>(
     };
     for record in &records {
         let number =
-            number(record).ok_or_else(|| format!("--resume {shown}: a game without a valid game number"))?;
+            record.number().ok_or_else(|| format!("--resume {shown}: a game without a valid game number"))?;
         let game = number + 1;
         if !slice.holds(number) {
             return Err(format!(
@@ -94,58 +91,4 @@ fn drop_cut_last_record<R>(
         text.len() - cut
     );
     Some(Ok(records))
-}
-
-/// Reads a board-game record file into game records (what the tally counts: numbers, result,
-/// reason, moves, opening and settings).
-pub fn parse_board_records(text: &str, variant: &'static str) -> Result<Vec<GameRecord>, String> {
-    let mut records = Vec::new();
-    for parsed in parse_records(text)? {
-        let tag = |key: &str| parsed.tag(key).unwrap_or("").to_string();
-        let number: u64 =
-            tag("Game").parse().map_err(|_| format!("a game with Game tag '{}'", tag("Game")))?;
-        if number == 0 {
-            return Err("a game numbered 0 (games count from 1)".to_string());
-        }
-        let winner = match parsed.result.as_str() {
-            "1-0" => Some(Player::P1),
-            "0-1" => Some(Player::P2),
-            "1/2-1/2" => None,
-            other => return Err(format!("game {number}: result '{other}' is not a finished game")),
-        };
-        let reason = tag("Reason");
-        let label = reason.split(':').next().unwrap_or("").trim();
-        let category = Category::from_label(label)
-            .filter(|c| c.is_draw() == winner.is_none() && *c != Category::Unfinished)
-            .ok_or_else(|| {
-                format!("game {number}: reason '{reason}' does not fit result {}", parsed.result)
-            })?;
-        let moves = parsed
-            .moves
-            .iter()
-            .map(|m| PlayedMove { text: m.clone(), time: Duration::ZERO, depth: None, score: None })
-            .collect();
-        records.push(GameRecord {
-            variant,
-            number,
-            pair: (number - 1) / 2 + 1,
-            game_in_pair: ((number - 1) % 2 + 1) as u32,
-            white: tag("White"),
-            black: tag("Black"),
-            white_settings: tag("WhiteSettings"),
-            black_settings: tag("BlackSettings"),
-            fen: tag("FEN"),
-            moves,
-            first_to_move: Player::P1,
-            winner,
-            category,
-            detail: reason,
-            timings: Vec::new(),
-        });
-        let variant_tag = parsed.tag("Variant").unwrap_or(crate::variants::DEFAULT_VARIANT);
-        if variant_tag != variant {
-            return Err(format!("game {number} is a game of {variant_tag}, not {variant}"));
-        }
-    }
-    Ok(records)
 }

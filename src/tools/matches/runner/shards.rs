@@ -6,12 +6,12 @@
 //! pentanomial adds, the timing samples are concatenated, and Elo, LOS and the SPRT are computed
 //! once, on the merged pentanomial, exactly as the unsharded match would have.
 
-use super::dice::report as dice_report;
-use super::dice::tally::DiceTally;
 use super::fingerprint::Fingerprint;
-use super::report::{self, Tally};
 use super::slice::Shard;
-use super::stats::{Sprt, SprtState};
+use crate::tools::matches::report::pairs::Tally;
+use crate::tools::matches::report::seats::DiceTally;
+use crate::tools::matches::report::stats::{Sprt, SprtState};
+use crate::tools::matches::report::{Heading, MatchTally};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -209,12 +209,6 @@ pub fn run_merge(args: &MergeArgs) -> Result<(), String> {
     }
     let info = &parts[0].info;
     let elapsed = Duration::from_secs_f64(parts.iter().map(|p| p.info.elapsed_s.max(0.0)).sum());
-    let sprt_state = |penta| {
-        info.sprt.map(|sprt: Sprt| {
-            let llr = sprt.llr(penta);
-            SprtState { sprt, llr, verdict: sprt.verdict(llr) }
-        })
-    };
     let held: Vec<String> = parts.iter().map(|p| p.info.index.to_string()).collect();
     let merged_member = format!(
         "{{\"count\":{},\"shards\":[{}],\"fingerprint\":\"{}\"}}",
@@ -222,35 +216,43 @@ pub fn run_merge(args: &MergeArgs) -> Result<(), String> {
         held.join(","),
         info.fingerprint
     );
+    let merged = Merged { parts: &parts, elapsed, note: &note, member: &merged_member, json: args.json };
     let output = match info.kind {
-        Kind::Board => {
-            let mut tally: Tally = tally_of(&parts[0])?;
-            for part in &parts[1..] {
-                tally.merge(&tally_of(part)?);
-            }
-            let sprt = sprt_state(&tally.penta);
-            if args.json {
-                with_member(&report::json(&tally, sprt.as_ref(), elapsed), "merged", &merged_member) + "\n"
-            } else {
-                report::table(&tally, sprt.as_ref(), elapsed, &note)
-            }
-        }
-        Kind::Dice => {
-            let mut tally: DiceTally = tally_of(&parts[0])?;
-            for part in &parts[1..] {
-                tally.merge(&tally_of(part)?).map_err(|e| format!("{}: {e}", part.path.display()))?;
-            }
-            let sprt = sprt_state(&tally.penta);
-            if args.json {
-                let json = dice_report::json(&tally, &info.variant, info.seed, sprt.as_ref(), elapsed);
-                with_member(&json, "merged", &merged_member) + "\n"
-            } else {
-                let header = format!("{}, seed {}", info.variant, info.seed);
-                dice_report::table(&tally, &header, sprt.as_ref(), elapsed, &note)
-            }
-        }
+        Kind::Board => merged.report::<Tally>()?,
+        Kind::Dice => merged.report::<DiceTally>()?,
     };
     super::output::emit(args.output.as_deref(), &output)
+}
+
+/// The parts of a merge and what its report says besides their tallies.
+struct Merged<'a> {
+    parts: &'a [Part],
+    elapsed: Duration,
+    note: &'a str,
+    /// The `merged` member of the JSON.
+    member: &'a str,
+    json: bool,
+}
+
+impl Merged<'_> {
+    /// The report of the parts' tallies added up, of the runner's tally `T`.
+    fn report<T: MatchTally>(&self) -> Result<String, String> {
+        let info = &self.parts[0].info;
+        let mut tally: T = tally_of(&self.parts[0])?;
+        for part in &self.parts[1..] {
+            tally.merge(&tally_of(part)?).map_err(|e| format!("{}: {e}", part.path.display()))?;
+        }
+        let sprt = info.sprt.map(|sprt: Sprt| {
+            let llr = sprt.llr(tally.penta());
+            SprtState { sprt, llr, verdict: sprt.verdict(llr) }
+        });
+        let heading = Heading { variant: &info.variant, seed: info.seed };
+        Ok(if self.json {
+            with_member(&tally.json(heading, sprt.as_ref(), self.elapsed), "merged", self.member) + "\n"
+        } else {
+            tally.table(heading, sprt.as_ref(), self.elapsed, self.note)
+        })
+    }
 }
 
 /// The raw tally of a part.

@@ -39,87 +39,12 @@
 //!   Move numbers `N.` (White) and `N...` (Black moves first) count full moves from the
 //!   opening. The result token ends the game; a blank line separates games.
 
-use super::timing::MoveTiming;
-use crate::game::{BoardRules, GameHistory, Player, rules};
-use crate::variants::{self, BoardJob, Variant};
+use super::{Category, Expected, MatchRecord};
+use crate::game::{GameHistory, Player, Rules, rules};
+use crate::tools::matches::referee::{Log, Refereed, timing::MoveTiming};
+use crate::variants::{self, Variant};
 use std::fmt::Write as _;
 use std::time::Duration;
-
-/// How every record of the file begins (its first tag line), which `--resume` looks for to
-/// drop a last record cut short.
-pub const RECORD_START: &str = "[Event \"";
-
-/// How a game ended: the category of its reason, as the records and reports name it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Category {
-    /// The winner removed all of his checkers.
-    Normal,
-    /// The loser sent a well-formed move that is not legal (or `bestmove (none)`).
-    IllegalMove,
-    /// The loser sent a `bestmove` that is not a move at all.
-    Garbage,
-    /// The loser moved after its clock or move time (plus the margin) ran out, or not at all.
-    TimeForfeit,
-    /// The loser did not answer within the runner's timeout: a move bounded only by depth or
-    /// nodes, or the `isready` before a game.
-    Timeout,
-    /// The loser's process exited, closed its output or could not be started.
-    Crash,
-    /// The loser broke the conversation: a `bestmove` that answers no `go` (one read before
-    /// the `go` was written, such as a second `bestmove` after its answer), or output flooded
-    /// faster than the runner may be asked to read it (src/client/output.rs).
-    Protocol,
-    /// Not a match ending: a game saved before its end (by `steere gui`), result `*`.
-    Unfinished,
-    /// A draw: the final position occurred for the third time (threefold repetition).
-    Repetition,
-    /// A draw by the runner's cap for endless games (not a rule of the game).
-    DrawCap,
-}
-
-impl Category {
-    /// Every category, in the order of the tables.
-    pub const ALL: [Category; 7] = [
-        Category::Normal,
-        Category::IllegalMove,
-        Category::Garbage,
-        Category::TimeForfeit,
-        Category::Timeout,
-        Category::Crash,
-        Category::Protocol,
-    ];
-
-    /// The ways a game is drawn, in the order of the tables.
-    pub const DRAWS: [Category; 2] = [Category::Repetition, Category::DrawCap];
-
-    /// True for the endings of a drawn game.
-    pub fn is_draw(self) -> bool {
-        Category::DRAWS.contains(&self)
-    }
-
-    /// The label used in records, tables and JSON.
-    pub fn label(self) -> &'static str {
-        match self {
-            Category::Normal => "normal",
-            Category::IllegalMove => "illegal move",
-            Category::Garbage => "garbage",
-            Category::TimeForfeit => "time forfeit",
-            Category::Timeout => "timeout",
-            Category::Crash => "crash",
-            Category::Protocol => "protocol",
-            Category::Unfinished => "unfinished",
-            Category::Repetition => "repetition",
-            Category::DrawCap => "draw cap",
-        }
-    }
-
-    /// The category of a label.
-    pub fn from_label(label: &str) -> Option<Category> {
-        let unfinished = (label == "unfinished").then_some(Category::Unfinished);
-        let draw = Category::DRAWS.into_iter().find(|c| c.label() == label);
-        Category::ALL.into_iter().find(|c| c.label() == label).or(unfinished).or(draw)
-    }
-}
 
 /// One move as played.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -240,6 +165,127 @@ impl GameRecord {
     }
 }
 
+/// How every record of the file begins (its first tag line), which `--resume` looks for to
+/// drop a last record cut short.
+pub const RECORD_START: &str = "[Event \"";
+
+// The PGN-like encoding of a game of two seats: seat 0 is White, the first game of a pair
+// (rotation 0) has engine 1 White.
+impl MatchRecord for GameRecord {
+    const START: &'static str = RECORD_START;
+
+    fn from_log<G: Rules>(variant: &'static str, log: Log) -> GameRecord {
+        let detail = match log.forfeit {
+            Some(seat) => format!("{}: {}", rules::seat_name::<G>(seat), log.detail),
+            None => log.detail,
+        };
+        let [white, black]: [String; 2] = log.names.try_into().expect("two seats");
+        let [white_settings, black_settings]: [String; 2] = log.settings.try_into().expect("two seats");
+        GameRecord {
+            variant,
+            number: log.id.number,
+            pair: log.id.deal + 1,
+            game_in_pair: log.id.rotation as u32 + 1,
+            white,
+            black,
+            white_settings,
+            black_settings,
+            fen: log.start,
+            first_to_move: Player::of_seat(log.first_to_move),
+            moves: log
+                .steps
+                .into_iter()
+                .filter_map(|step| step.reply)
+                .map(|r| PlayedMove { text: r.bestmove, time: r.elapsed, depth: r.depth, score: r.score })
+                .collect(),
+            winner: log.winner.map(Player::of_seat),
+            category: log.category,
+            detail,
+            timings: log.timings.into_iter().map(|(seat, t)| (Player::of_seat(seat), t)).collect(),
+        }
+    }
+
+    fn text(&self) -> String {
+        self.to_text()
+    }
+
+    fn number(&self) -> Option<u64> {
+        self.number.checked_sub(1)
+    }
+
+    fn ending(&self) -> Option<Category> {
+        Some(self.category)
+    }
+
+    /// Reads the games (what the tally counts: numbers, result, reason, moves, opening and
+    /// settings).
+    fn read(text: &str, variant: &'static str) -> Result<Vec<GameRecord>, String> {
+        let mut records = Vec::new();
+        for parsed in parse_records(text)? {
+            let tag = |key: &str| parsed.tag(key).unwrap_or("").to_string();
+            let number: u64 =
+                tag("Game").parse().map_err(|_| format!("a game with Game tag '{}'", tag("Game")))?;
+            if number == 0 {
+                return Err("a game numbered 0 (games count from 1)".to_string());
+            }
+            let winner = match parsed.result.as_str() {
+                "1-0" => Some(Player::P1),
+                "0-1" => Some(Player::P2),
+                "1/2-1/2" => None,
+                other => return Err(format!("game {number}: result '{other}' is not a finished game")),
+            };
+            let reason = tag("Reason");
+            let label = reason.split(':').next().unwrap_or("").trim();
+            let category = Category::from_label(label)
+                .filter(|c| c.is_draw() == winner.is_none() && *c != Category::Unfinished)
+                .ok_or_else(|| {
+                    format!("game {number}: reason '{reason}' does not fit result {}", parsed.result)
+                })?;
+            let moves = parsed
+                .moves
+                .iter()
+                .map(|m| PlayedMove { text: m.clone(), time: Duration::ZERO, depth: None, score: None })
+                .collect();
+            records.push(GameRecord {
+                variant,
+                number,
+                pair: (number - 1) / 2 + 1,
+                game_in_pair: ((number - 1) % 2 + 1) as u32,
+                white: tag("White"),
+                black: tag("Black"),
+                white_settings: tag("WhiteSettings"),
+                black_settings: tag("BlackSettings"),
+                fen: tag("FEN"),
+                moves,
+                first_to_move: Player::P1,
+                winner,
+                category,
+                detail: reason,
+                timings: Vec::new(),
+            });
+            let variant_tag = parsed.tag("Variant").unwrap_or(crate::variants::DEFAULT_VARIANT);
+            if variant_tag != variant {
+                return Err(format!("game {number} is a game of {variant_tag}, not {variant}"));
+            }
+        }
+        Ok(records)
+    }
+
+    /// Checks the opening and the settings of the engine on each side.
+    fn check(&self, expected: &Expected) -> Result<(), String> {
+        if self.fen != expected.start {
+            return Err(format!("its opening is {}, this match's is {}", self.fen, expected.start));
+        }
+        let sides = [("White", &self.white_settings), ("Black", &self.black_settings)];
+        for ((side, settings), given) in sides.into_iter().zip(&expected.settings) {
+            if settings != given {
+                return Err(format!("{side} played with '{settings}', this match gives '{given}'"));
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A game read back from a record file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ParsedGame {
@@ -267,7 +313,7 @@ impl ParsedGame {
     /// final position.
     pub fn replay(&self) -> Result<Replayed, String> {
         let variant = self.tag("Variant").unwrap_or(variants::DEFAULT_VARIANT);
-        variants::dispatch_board(variant, ReplayJob(self))?
+        crate::with_variant!(variant, |variant, search| replay(self, variant, search))?
     }
 }
 
@@ -282,66 +328,68 @@ pub struct Replayed {
     pub winner: Option<Player>,
 }
 
-/// [`ParsedGame::replay`] with the rules of the game's variant.
-struct ReplayJob<'a>(&'a ParsedGame);
-
-impl BoardJob for ReplayJob<'_> {
-    type Output = Result<Replayed, String>;
-    fn run<G: BoardRules>(self, variant: Variant<G>) -> Result<Replayed, String> {
-        let game = self.0;
-        let fen = game.tag("FEN").ok_or("no FEN tag")?;
-        let start = variant.parse_fen(fen).map_err(|e| format!("FEN: {e}"))?;
-        let mut history = GameHistory::new(start);
-        for (i, text) in game.moves.iter().enumerate() {
-            if history.is_threefold() {
-                return Err(format!("move {}: the game was already drawn by threefold repetition", i + 1));
-            }
-            let mv = history.current().parse_step(text).map_err(|e| format!("move {}: {e}", i + 1))?;
-            history.play(mv);
-        }
-        let pos = *history.current();
-        let (winner, drawn) = match game.result.as_str() {
-            "1-0" => (Some(Player::P1), false),
-            "0-1" => (Some(Player::P2), false),
-            "1/2-1/2" => (None, true),
-            "*" => (None, false),
-            other => return Err(format!("result '{other}' is not 1-0, 0-1, 1/2-1/2 or *")),
-        };
-        if game.tag("Result") != Some(game.result.as_str()) {
-            return Err(format!("the Result tag disagrees with the result token {}", game.result));
-        }
-        let reason = game.tag("Reason").ok_or("no Reason tag")?;
-        let label = reason.split(':').next().unwrap_or("");
-        let category = Category::from_label(label).ok_or_else(|| format!("unknown reason '{label}'"))?;
-        let name = rules::player_name::<G>;
-        let decided = rules::winner(&pos).map(Player::of_seat);
-        if drawn != category.is_draw() {
-            return Err(format!("result '{}' with reason '{}'", game.result, category.label()));
-        }
-        if category == Category::Repetition && !history.is_threefold() {
-            return Err(format!("a draw by repetition, but {} has not occurred three times", pos.fen()));
-        }
-        match (category, decided) {
-            (Category::Normal, Some(w)) if Some(w) == winner => {}
-            (Category::Normal, _) => {
-                let winner = winner.map_or("nobody", name);
-                return Err(format!(
-                    "a normal ending, but the final position {} is not won by {winner}",
-                    pos.fen()
-                ));
-            }
-            (Category::Unfinished, None) if winner.is_none() => {}
-            (c, None) if c.is_draw() => {}
-            (_, None) if winner.is_none() => {
-                return Err("result '*' but the reason is not 'unfinished'".to_string());
-            }
-            (_, None) => {}
-            (_, Some(w)) => {
-                return Err(format!("a {} ending, but {} had already won", category.label(), name(w)));
-            }
-        }
-        Ok(Replayed { fen: pos.fen(), to_move: pos.player_to_move(), winner: decided })
+/// [`ParsedGame::replay`] with the rules of the game's variant (a board game's: the search
+/// `S` tells).
+fn replay<G: Rules, S: Refereed<G>>(
+    game: &ParsedGame,
+    variant: Variant<G>,
+    _: S,
+) -> Result<Replayed, String> {
+    if S::DICE {
+        return Err(format!("{} is a dice game, and this works with board games only", variant.name()));
     }
+    let fen = game.tag("FEN").ok_or("no FEN tag")?;
+    let start = variant.parse_fen(fen).map_err(|e| format!("FEN: {e}"))?;
+    let mut history = GameHistory::new(start);
+    for (i, text) in game.moves.iter().enumerate() {
+        if history.is_threefold() {
+            return Err(format!("move {}: the game was already drawn by threefold repetition", i + 1));
+        }
+        let mv = history.current().parse_step(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+        history.play(mv);
+    }
+    let pos = *history.current();
+    let (winner, drawn) = match game.result.as_str() {
+        "1-0" => (Some(Player::P1), false),
+        "0-1" => (Some(Player::P2), false),
+        "1/2-1/2" => (None, true),
+        "*" => (None, false),
+        other => return Err(format!("result '{other}' is not 1-0, 0-1, 1/2-1/2 or *")),
+    };
+    if game.tag("Result") != Some(game.result.as_str()) {
+        return Err(format!("the Result tag disagrees with the result token {}", game.result));
+    }
+    let reason = game.tag("Reason").ok_or("no Reason tag")?;
+    let label = reason.split(':').next().unwrap_or("");
+    let category = Category::from_label(label).ok_or_else(|| format!("unknown reason '{label}'"))?;
+    let name = rules::player_name::<G>;
+    let decided = rules::winner(&pos).map(Player::of_seat);
+    if drawn != category.is_draw() {
+        return Err(format!("result '{}' with reason '{}'", game.result, category.label()));
+    }
+    if category == Category::Repetition && !history.is_threefold() {
+        return Err(format!("a draw by repetition, but {} has not occurred three times", pos.fen()));
+    }
+    match (category, decided) {
+        (Category::Normal, Some(w)) if Some(w) == winner => {}
+        (Category::Normal, _) => {
+            let winner = winner.map_or("nobody", name);
+            return Err(format!(
+                "a normal ending, but the final position {} is not won by {winner}",
+                pos.fen()
+            ));
+        }
+        (Category::Unfinished, None) if winner.is_none() => {}
+        (c, None) if c.is_draw() => {}
+        (_, None) if winner.is_none() => {
+            return Err("result '*' but the reason is not 'unfinished'".to_string());
+        }
+        (_, None) => {}
+        (_, Some(w)) => {
+            return Err(format!("a {} ending, but {} had already won", category.label(), name(w)));
+        }
+    }
+    Ok(Replayed { fen: pos.fen(), to_move: Player::of_seat(pos.to_move()), winner: decided })
 }
 
 /// Reads every game of a record file.

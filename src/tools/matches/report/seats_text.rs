@@ -1,16 +1,14 @@
-//! What a dice match tells its user: the progress line, the final table and its JSON form,
-//! from a [`DiceTally`]. Elo, LOS and the SPRT (two players) are those of the board runner
-//! ([`crate::tools::matches::stats`]), on dice streams instead of opening pairs.
+//! The per-seat report (dice games): the progress line, the final table and its JSON form,
+//! from a [`DiceTally`]. With two players, Elo, LOS and the SPRT are those of the pairs'
+//! report ([`super::stats`]), on dice streams instead of opening pairs.
 
-use super::record::DiceRecord;
-use super::tally::{DiceTally, FAULTS, wilson};
-use crate::tools::matches::driver::MatchTally;
-use crate::tools::matches::record::Category;
-use crate::tools::matches::report::{
-    elo_json, elo_line, json_number, json_string, lateness_json, progress_games, progress_tests, reason_list,
-    reasons_json, sprt_json, sprt_line, timing_lines,
+use super::seats::{DiceTally, FAULTS, wilson};
+use super::stats::{Pentanomial, SprtState};
+use super::{
+    Heading, elo_json, elo_line, json_number, json_string, lateness_json, progress_games, progress_tests,
+    reason_list, reasons_json, sprt_json, sprt_line, timing_lines,
 };
-use crate::tools::matches::stats::{Pentanomial, SprtState};
+use crate::tools::matches::record::jsonl::DiceRecord;
 use std::fmt::Write as _;
 use std::time::Duration;
 
@@ -174,20 +172,16 @@ pub fn json(
         json_number(elapsed.as_secs_f64())
     )
 }
-// The tally as the match driver sees it; here, beside the progress line it gives.
-impl MatchTally for DiceTally {
+// The tally as the match driver sees it; here, beside the lines it gives.
+impl super::MatchTally for DiceTally {
     type Record = DiceRecord;
-
-    fn ends_in_crash(record: &DiceRecord) -> bool {
-        record.reason == Category::Crash.label()
-    }
-
-    fn record_text(record: &DiceRecord) -> String {
-        record.to_line()
-    }
 
     fn add(&mut self, record: &DiceRecord) -> bool {
         DiceTally::add(self, record)
+    }
+
+    fn merge(&mut self, other: &DiceTally) -> Result<(), String> {
+        DiceTally::merge(self, other)
     }
 
     fn games(&self) -> u64 {
@@ -200,5 +194,14 @@ impl MatchTally for DiceTally {
 
     fn progress_line(&self, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String {
         progress_line(self, planned_games, sprt)
+    }
+
+    fn table(&self, heading: Heading<'_>, sprt: Option<&SprtState>, elapsed: Duration, note: &str) -> String {
+        let header = format!("{}, seed {}", heading.variant, heading.seed);
+        table(self, &header, sprt, elapsed, note)
+    }
+
+    fn json(&self, heading: Heading<'_>, sprt: Option<&SprtState>, elapsed: Duration) -> String {
+        json(self, heading.variant, heading.seed, sprt, elapsed)
     }
 }

@@ -3,48 +3,23 @@
 //! prints the progress, until the games run out or the SPRT decides.
 //!
 //! What differs between the runners comes in from outside: how a game number becomes a game
-//! played (a closure), and the record, tally and progress line ([`MatchTally`]). The game
+//! played (a closure), and the record, tally and progress line ([`MatchTally`], [`MatchRecord`]). The game
 //! counter, the stop flag, the channel, the record file and the SPRT are here once, so that a
 //! change to how matches run is made once for both: the games played are a [`Slice`] of the
 //! schedule (`--shard`, less the games of a `--resume`d record file), and a SIGINT or SIGTERM
 //! ([`super::interrupt`]) raises the stop flag as a verdict does.
 
-use super::MatchArgs;
 use super::interrupt;
 use super::slice::Slice;
-use super::stats::{Pentanomial, Sprt, SprtState, Verdict};
+use crate::tools::matches::MatchArgs;
+use crate::tools::matches::record::{Category, MatchRecord};
+use crate::tools::matches::report::MatchTally;
+use crate::tools::matches::report::stats::{Pentanomial, Sprt, SprtState, Verdict};
 use std::fs::File;
 use std::io::{IsTerminal, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Sender, channel};
 use std::time::{Duration, Instant};
-
-/// A runner's tally, as the driver needs it: its records, how to count one, and the progress.
-pub trait MatchTally {
-    /// A finished game, sent by a game slot to the main thread.
-    type Record: Send;
-
-    /// The record's text, appended as it is to the record file (`--pgn`).
-    fn record_text(record: &Self::Record) -> String;
-
-    /// Counts a finished game; returns true when it completes a unit of the SPRT (an opening
-    /// pair, a dice stream), after which the test is run again.
-    fn add(&mut self, record: &Self::Record) -> bool;
-
-    /// Games counted.
-    fn games(&self) -> u64;
-
-    /// The completed units by engine 1's score, which the SPRT reads.
-    fn penta(&self) -> &Pentanomial;
-
-    /// The live progress line: games (of `planned_games`, for a match of fixed length), the
-    /// score and, with a test, its LLR.
-    fn progress_line(&self, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String;
-
-    /// Whether the game ended by an engine's crash (which may be the match's own interruption
-    /// reaching the engine first: see [`CRASH_GRACE`]).
-    fn ends_in_crash(record: &Self::Record) -> bool;
-}
 
 /// How long a game slot waits, after a game that ended by an engine's crash, for a signal
 /// that interrupts the match: a batch system signals every process of a job at once (Slurm:
@@ -85,7 +60,7 @@ pub struct Driver {
     /// The test, if any.
     sprt: Option<Sprt>,
     /// False for an SPRT without `--rounds` or `--games`, whose planned length (the cap of
-    /// [`super::MAX_SPRT_PAIRS`]) is not worth showing.
+    /// [`crate::tools::matches::MAX_SPRT_PAIRS`]) is not worth showing.
     fixed_length: bool,
     /// `--progress`: a line every N games when stderr is not a terminal.
     progress: u64,
@@ -153,7 +128,7 @@ impl Driver {
             for slot in slots {
                 let sender = sender.clone();
                 let (counter, play) = (&counter, &play);
-                scope.spawn(move || worker(counter, slot, play, T::ends_in_crash, &sender));
+                scope.spawn(move || worker(counter, slot, play, &sender));
             }
             drop(sender);
             for record in results {
@@ -210,13 +185,8 @@ struct Counter {
 /// A game slot: plays games taken from the shared counter until the match is over. A game
 /// that `ends_in_crash` is held back for [`CRASH_GRACE`] and dropped if a signal interrupts
 /// the match meanwhile.
-fn worker<S, R, P>(
-    counter: &Counter,
-    mut slot: S,
-    play: &P,
-    ends_in_crash: fn(&R) -> bool,
-    results: &Sender<R>,
-) where
+fn worker<S, R: MatchRecord, P>(counter: &Counter, mut slot: S, play: &P, results: &Sender<R>)
+where
     P: Fn(&mut S, u64, &AtomicBool) -> Option<R>,
 {
     loop {
@@ -231,7 +201,7 @@ fn worker<S, R, P>(
             continue; // played before the match was resumed
         }
         match play(&mut slot, index, &counter.stop) {
-            Some(record) if ends_in_crash(&record) && interruption_follows() => return,
+            Some(record) if record.ending() == Some(Category::Crash) && interruption_follows() => return,
             Some(record) => {
                 if results.send(record).is_err() {
                     return;
@@ -274,7 +244,7 @@ impl<T: MatchTally> MainThread<T> {
     /// the SPRT decides or the record cannot be written (that game is then not counted).
     fn take(&mut self, record: &T::Record, stop: &AtomicBool) {
         if let Some(file) = self.record_file.as_mut()
-            && let Err(e) = file.write_all(T::record_text(record).as_bytes()).and_then(|()| file.flush())
+            && let Err(e) = file.write_all(record.text().as_bytes()).and_then(|()| file.flush())
         {
             self.write_error = Some(format!("--pgn: {e}"));
             stop.store(true, Ordering::Relaxed);

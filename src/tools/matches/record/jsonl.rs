@@ -10,7 +10,7 @@
 //! ```
 //! (one line in the file). `game` numbers the games from 1 in schedule order (the file is in
 //! order of completion); `stream` and `rotation` (from 0) place it in the duplicate schedule,
-//! `dice` is the stream's seed in hex (the dice are [`super::schedule::DiceStream`] of it),
+//! `dice` is the stream's seed in hex (the dice are the [`DiceStream`] of it),
 //! `seats` the names of players 1 to N. `events` is the whole game in the rules' notation,
 //! rolls included, exactly what the engines were sent after `position fen START moves`.
 //! `result` is `pKwin` or `none` (as the protocol's `query result`); `reason` a label of
@@ -19,11 +19,12 @@
 //! is not among the events: after them it was the offender's decision (or the game had not
 //! started: a failed restart or `isready`).
 
-use super::schedule::DiceStream;
-use crate::game::{ChanceRules, Node, rules};
-use crate::tools::matches::record::Category;
-use crate::tools::matches::timing::MoveTiming;
-use crate::variants::{self, ChanceJob, Variant};
+use super::{Category, Expected, MatchRecord};
+use crate::game::{Node, Rules, rules};
+use crate::tools::matches::referee::dice::DiceStream;
+use crate::tools::matches::referee::{Log, Refereed, timing::MoveTiming};
+use crate::variants::Variant;
+use crate::with_variant;
 use serde::{Deserialize, Serialize};
 
 /// How every record line begins (its first member), which `--resume` looks for to drop a last
@@ -95,7 +96,88 @@ impl DiceRecord {
     /// stream, every decision for legality, the turn count, and the result against the
     /// position the events lead to. Returns the final position's FEN.
     pub fn replay(&self) -> Result<String, String> {
-        variants::dispatch_chance(&self.variant, ReplayJob(self))?
+        with_variant!(&self.variant, |variant, search| replay(self, variant, search))?
+    }
+}
+
+// The JSON-lines encoding of a game of 2 to 4 seats with dice: the events are every step,
+// rolls included; a forfeit names its seat.
+impl MatchRecord for DiceRecord {
+    const START: &'static str = RECORD_START;
+
+    fn from_log<G: Rules>(variant: &'static str, log: Log) -> DiceRecord {
+        let detail = match (log.forfeit, log.category) {
+            (Some(seat), _) => format!("p{}: {}", seat + 1, log.detail),
+            (None, Category::Normal) => match log.winner {
+                Some(w) => format!("player {} won after {} turns", w + 1, log.turns),
+                None => format!("the game ended without a winner after {} turns", log.turns),
+            },
+            (None, _) => log.detail,
+        };
+        let events: Vec<String> = log.steps.into_iter().map(|step| step.text).collect();
+        DiceRecord {
+            variant: variant.to_string(),
+            game: log.id.number,
+            stream: log.id.deal,
+            rotation: log.id.rotation,
+            dice: format!("{:016x}", log.id.dice_seed),
+            players: log.names.len(),
+            seats: log.names,
+            settings: log.settings,
+            start: log.start,
+            events: events.join(" "),
+            turns: log.turns,
+            max_turns: log.max_turns.unwrap_or(0),
+            result: result_text(log.winner),
+            reason: log.category.label().to_string(),
+            forfeit: log.forfeit.map(|seat| seat + 1),
+            detail,
+            timings: log.timings,
+        }
+    }
+
+    fn text(&self) -> String {
+        self.to_line()
+    }
+
+    fn number(&self) -> Option<u64> {
+        self.game.checked_sub(1)
+    }
+
+    fn ending(&self) -> Option<Category> {
+        self.category()
+    }
+
+    fn read(text: &str, _variant: &'static str) -> Result<Vec<DiceRecord>, String> {
+        parse_dice_records(text)
+    }
+
+    /// Checks the variant, the players, the game's place (stream, rotation), its dice and the
+    /// settings of every seat.
+    fn check(&self, expected: &Expected) -> Result<(), String> {
+        if self.variant != expected.variant || self.players != expected.players {
+            return Err(format!("a {}-player game of {}", self.players, self.variant));
+        }
+        let (stream, rotation) = (expected.deal, expected.rotation);
+        if (self.stream, self.rotation) != (stream, rotation) {
+            return Err(format!(
+                "stream {} rotation {}, where this match has stream {stream} rotation {rotation}",
+                self.stream, self.rotation
+            ));
+        }
+        let dice = format!("{:016x}", expected.dice_seed);
+        if self.dice != dice {
+            return Err(format!("dice {}, this match's are {dice} (another --seed?)", self.dice));
+        }
+        for (seat, (settings, given)) in self.settings.iter().zip(&expected.settings).enumerate() {
+            if settings != given {
+                return Err(format!(
+                    "player {} played with '{settings}', this match gives '{given}'",
+                    seat + 1
+                ));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -113,19 +195,16 @@ pub fn parse_dice_records(text: &str) -> Result<Vec<DiceRecord>, String> {
         .collect()
 }
 
-/// [`DiceRecord::replay`] with the game type of the record's variant.
-struct ReplayJob<'a>(&'a DiceRecord);
-
-impl ChanceJob for ReplayJob<'_> {
-    type Output = Result<String, String>;
-    fn run<G: ChanceRules>(self, _variant: Variant<G>) -> Result<String, String> {
-        replay::<G>(self.0)
-    }
-}
-
 /// Replays `record` with the rules of `G` (see [`DiceRecord::replay`]); errors name the event
 /// or the part of the record that does not hold.
-fn replay<G: ChanceRules>(record: &DiceRecord) -> Result<String, String> {
+fn replay<G: Rules, S: Refereed<G>>(
+    record: &DiceRecord,
+    variant: Variant<G>,
+    _: S,
+) -> Result<String, String> {
+    if !S::DICE {
+        return Err(format!("{} is a board game, and this works with dice games only", variant.name()));
+    }
     if !G::PLAYERS.contains(&record.players) || record.seats.len() != record.players {
         return Err(format!("{} players with {} seats", record.players, record.seats.len()));
     }
@@ -153,7 +232,7 @@ fn replay<G: ChanceRules>(record: &DiceRecord) -> Result<String, String> {
                 position = position.play(position.parse_step(token).map_err(|e| at(e.to_string()))?)
             }
         }
-        if position.is_turn_start() {
+        if S::turn_start(&position) {
             turns += 1;
         }
     }

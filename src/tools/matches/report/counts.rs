@@ -1,7 +1,7 @@
 //! Counts by fault category as a shard's tally stores them, read back leniently.
 //!
-//! A shard's JSON holds its tally whole (src/tools/matches/shards.rs), counts by category among
-//! them, one array per engine in the order of [`super::record::Category::ALL`]. New categories
+//! A shard's JSON holds its tally whole (src/tools/matches/runner/shards.rs), counts by category among
+//! them, one array per engine in the order of [`crate::tools::matches::record::Category::ALL`]. New categories
 //! are added at the end (`protocol` came after `crash`), so the shards of a match played by an
 //! older build hold shorter arrays: they are read with the missing counts zero, and still merge.
 //! A longer array (a newer build's) is an error, not a silent loss of counts.

@@ -1,0 +1,64 @@
+//! The game records of a match: one design, two encodings. The referee's [`Log`] of a game is
+//! written down by a [`MatchRecord`], which also reads its file back (`--resume`, the GUI),
+//! checks a resumed game against the schedule and replays a game with the rules:
+//! - [`pgn`]: the PGN-like text of two-player games without chance (board games);
+//! - [`jsonl`]: one JSON object per line, dice included (dice games).
+//!
+//! The two file formats are documented in docs/matches.md and read by the GUI; they differ
+//! because their games do (a board game's moves carry the engine's depth and score and are
+//! read by people, a dice game's events are mostly rolls), not their code's shape.
+
+pub mod jsonl;
+pub mod pgn;
+
+pub use super::referee::Category;
+pub use pgn::{
+    GameRecord, Movetext, ParsedGame, PlayedMove, Replayed, movetext, parse_records, parse_tag, write_tag,
+};
+
+use super::referee::Log;
+use crate::game::Rules;
+
+/// What the schedule gives game `number`, which a record of it in a resumed file must show.
+#[derive(Clone, Debug)]
+pub struct Expected {
+    /// The variant's name.
+    pub variant: &'static str,
+    /// The number of players.
+    pub players: usize,
+    /// The deal (opening pair, dice stream), from 0.
+    pub deal: u64,
+    /// The seat rotation within it, from 0.
+    pub rotation: usize,
+    /// The seed of the deal's dice stream.
+    pub dice_seed: u64,
+    /// The start position's text.
+    pub start: String,
+    /// The settings of each seat's engine, seat 0 first.
+    pub settings: Vec<String>,
+}
+
+/// A finished game in a record file's encoding.
+pub trait MatchRecord: Sized + Send {
+    /// How every record of the file begins, which `--resume` looks for to drop a last record
+    /// cut short.
+    const START: &'static str;
+
+    /// The record of the game the referee played, of `variant` with the rules of `G`.
+    fn from_log<G: Rules>(variant: &'static str, log: Log) -> Self;
+
+    /// The record's text, appended as it is to the record file.
+    fn text(&self) -> String;
+
+    /// The game's number in the schedule, from 0 (`None` for a record without one).
+    fn number(&self) -> Option<u64>;
+
+    /// How the game ended (`None` for an unknown label).
+    fn ending(&self) -> Option<Category>;
+
+    /// The finished games of a record file of a match of `variant`, as `--resume` counts them.
+    fn read(text: &str, variant: &'static str) -> Result<Vec<Self>, String>;
+
+    /// Whether the game is the one the schedule gives its number; the error names what differs.
+    fn check(&self, expected: &Expected) -> Result<(), String>;
+}
