@@ -251,42 +251,32 @@ fn one_thread_fixed_depth_and_node_searches_are_reproducible() {
     }
 }
 
-/// Runs the bench of a variant twice at a low depth and checks that both runs agree.
-struct SameBenchTwice;
-
-impl steere::variants::BoardJob for SameBenchTwice {
-    type Output = ();
-    fn run<G: steere::game::BoardRules>(self, variant: steere::variants::Variant<G>) {
-        let run = || {
-            let control = SearchControl::new();
-            let lines =
-                steere::tools::searches::alpha_beta::bench(variant, 5, 1, 16, &control, &mut |_, _, _| {});
-            lines.iter().map(|l| (l.best_move.map(|m| m.to_string()), l.score, l.nodes)).collect::<Vec<_>>()
-        };
-        let (a, b) = (run(), run());
-        assert_eq!(a, b, "{}", variant.name());
-        assert!(a.iter().map(|l| l.2).sum::<u64>() > 1000, "{}", variant.name());
-    }
+/// Runs the bench of a board game twice at a low depth and checks that both runs agree.
+fn same_bench_twice<G: steere::game::BoardRules>(variant: steere::variants::Variant<G>) {
+    let run = || {
+        let control = SearchControl::new();
+        let lines =
+            steere::tools::searches::alpha_beta::bench(variant, 5, 1, 16, &control, &mut |_, _, _| {});
+        lines.iter().map(|l| (l.best_move.map(|m| m.to_string()), l.score, l.nodes)).collect::<Vec<_>>()
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a, b, "{}", variant.name());
+    assert!(a.iter().map(|l| l.2).sum::<u64>() > 1000, "{}", variant.name());
 }
 
 /// The dice bench of a dice game, twice: the same decisions, values and node counts.
-struct SameDiceBenchTwice;
-
-impl steere::variants::ChanceJob for SameDiceBenchTwice {
-    type Output = ();
-    fn run<G: steere::game::ChanceRules>(self, variant: steere::variants::Variant<G>) {
-        let run = || {
-            let mut lines = Vec::new();
-            let stop = std::sync::atomic::AtomicBool::new(false);
-            let summary = steere::tools::searches::expectimax::bench(variant, 2, &stop, &mut |line| {
-                lines.push(line.split(" time ").next().unwrap_or("").to_string())
-            });
-            (lines, summary.split(" time ").next().unwrap_or("").to_string())
-        };
-        let (a, b) = (run(), run());
-        assert_eq!(a, b, "{}", variant.name());
-        assert!(a.0.len() >= 10, "{}: {:?}", variant.name(), a.0);
-    }
+fn same_dice_bench_twice<G: steere::game::ChanceRules>(variant: steere::variants::Variant<G>) {
+    let run = || {
+        let mut lines = Vec::new();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let summary = steere::tools::searches::expectimax::bench(variant, 2, &stop, &mut |line| {
+            lines.push(line.split(" time ").next().unwrap_or("").to_string())
+        });
+        (lines, summary.split(" time ").next().unwrap_or("").to_string())
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a, b, "{}", variant.name());
+    assert!(a.0.len() >= 10, "{}: {:?}", variant.name(), a.0);
 }
 
 #[test]
@@ -294,10 +284,10 @@ fn the_bench_signature_is_the_same_on_two_runs() {
     for info in &steere::variants::VARIANTS {
         match info.family {
             steere::variants::Family::Board => {
-                steere::variants::dispatch_board(info.name, SameBenchTwice).unwrap()
+                steere::with_variant!(board info.name, |variant| same_bench_twice(variant)).unwrap()
             }
             steere::variants::Family::Dice => {
-                steere::variants::dispatch_chance(info.name, SameDiceBenchTwice).unwrap()
+                steere::with_variant!(dice info.name, |variant| same_dice_bench_twice(variant)).unwrap()
             }
         }
     }

@@ -19,12 +19,14 @@
 //!   adapter (Impasse);
 //! - [`client`]: the other end of that protocol: an engine process driven over pipes, with its
 //!   specs and clocks, used by the match runner and the GUI;
-//! - [`gui`]: `steere gui`, a local web page that plays engines over that protocol.
+//! - [`gui`]: `steere gui`, a local web page that plays engines over that protocol;
+//! - [`cli`]: the command line's arguments, every subcommand's flags in one place.
 
 #![deny(missing_docs)]
 
 pub mod cantstop;
 pub mod chance;
+pub mod cli;
 pub mod client;
 pub mod dipole;
 pub mod game;

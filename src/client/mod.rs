@@ -496,7 +496,7 @@ impl Drop for Engine {
 /// Starts the engine in a session of its own (and so a process group of its own), for two
 /// reasons:
 /// - the Ctrl-C of a terminal reaches the runner alone, which then stops the match cleanly
-///   (src/tools/matches/interrupt.rs) and ends the engines itself, instead of every engine
+///   (src/tools/matches/runner/interrupt.rs) and ends the engines itself, instead of every engine
 ///   dying mid-game of the same signal;
 /// - the scheduler groups processes by session (Linux's autogroup, on by default on desktops):
 ///   an engine thinking in the runner's group would keep that group busy, and the runner's

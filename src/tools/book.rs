@@ -19,14 +19,14 @@
 //! The books of the repository are compiled into the binary (the variant registry's
 //! `openings`) as the defaults of `steere match`, so the runner works from any directory.
 
+use crate::cli::BookArgs;
 use crate::game::BoardRules;
 use crate::search::{Limits, Score, SearchControl, Searcher};
 use crate::tools::rng::SplitMix64;
-use crate::variants::{self, Variant};
+use crate::variants::Variant;
 use rayon::prelude::*;
 use rustc_hash::FxHashSet;
 use std::io::IsTerminal;
-use std::path::PathBuf;
 
 /// Candidates sampled per position wanted (the balance filter rejects some).
 pub const CANDIDATES_PER_POSITION: usize = 4;
@@ -34,45 +34,6 @@ pub const CANDIDATES_PER_POSITION: usize = 4;
 pub const ATTEMPTS_PER_POSITION: usize = 50;
 /// The hash table of each balance search, in MiB.
 const HASH_MIB: usize = 16;
-
-/// `steere book`: generate an opening book.
-#[derive(clap::Args, Clone, Debug)]
-pub struct BookArgs {
-    /// The game (see `steere variants`).
-    #[arg(long, default_value = variants::DEFAULT_VARIANT)]
-    pub variant: String,
-    /// Random plies from the start position to each opening.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(1..=40))]
-    pub plies: u32,
-    /// Openings to write.
-    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=100_000))]
-    pub count: u64,
-    /// Seed of the random walks.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Depth of the balance search (one thread, deterministic).
-    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=30))]
-    pub depth: u32,
-    /// Keep positions whose search score is within +-this many hundredths of a checker.
-    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u32).range(0..=20_000))]
-    pub max_score: u32,
-    /// Threads searching candidates in parallel (the output does not depend on it).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-    /// Write the book to this file instead of stdout.
-    #[arg(long, value_name = "FILE")]
-    pub out: Option<PathBuf>,
-}
-
-impl BookArgs {
-    /// The command that regenerates exactly this book (every setting spelled out).
-    pub fn command_line(&self) -> String {
-        format!(
-            "steere book --variant {} --plies {} --count {} --seed {} --depth {} --max-score {}",
-            self.variant, self.plies, self.count, self.seed, self.depth, self.max_score
-        )
-    }
-}
 
 /// Distinct positions `plies` random moves from the start (step 1 of the module docs).
 pub fn candidates<G: BoardRules>(variant: Variant<G>, args: &BookArgs) -> Vec<G> {

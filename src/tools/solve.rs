@@ -55,52 +55,19 @@
 
 use super::epd::{self, EpdEntry, Expectation};
 use super::epd_file::{self, Section};
+use crate::cli::SolveArgs;
 use crate::game::BoardRules;
 use crate::quote::shorten;
 use crate::search::{Limits, Score, SearchControl, SearchParams, Searcher};
 use crate::variants::{self, Variant};
 use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// Stack size of the workers: the search recurses with a move list per ply.
 const WORKER_STACK: usize = 16 << 20;
-
-/// The arguments of `steere solve`.
-#[derive(clap::Args, Clone, Debug)]
-#[command(group(clap::ArgGroup::new("limit").args(["movetime", "depth", "nodes"])))]
-pub struct SolveArgs {
-    /// The EPD file of test positions (for example positions/endgames-impasse.epd).
-    pub file: PathBuf,
-    /// The game of the lines before any `# variant: NAME` line (default: impasse).
-    #[arg(long)]
-    pub variant: Option<String>,
-    /// Search each position for this many milliseconds (with no limit at all: prove each).
-    #[arg(short, long)]
-    pub movetime: Option<u64>,
-    /// Search each position this many plies deep (1 to 120).
-    #[arg(short, long, value_parser = clap::value_parser!(u32).range(1..=120))]
-    pub depth: Option<u32>,
-    /// Search about this many nodes per position.
-    #[arg(short, long)]
-    pub nodes: Option<u64>,
-    /// Search until every result is proven with its exact length (selective pruning off). The
-    /// default when no limit is given; with a limit, the limit caps each search.
-    #[arg(long)]
-    pub prove: bool,
-    /// Search threads per position (Lazy SMP).
-    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub threads: u32,
-    /// Positions solved at the same time, each by its own searcher (output stays in file order).
-    #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
-    pub jobs: u32,
-    /// Size of each searcher's transposition (hash) table in MiB.
-    #[arg(long = "hash", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=crate::search::MAX_HASH_MIB as i64))]
-    pub hash: u32,
-}
 
 /// How each position is searched.
 #[derive(Clone, Debug, PartialEq, Eq)]
