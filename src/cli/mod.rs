@@ -5,6 +5,7 @@
 //! [`usage`] turns clap's usage errors into the one-line errors the README promises.
 
 pub mod book;
+pub mod matches;
 pub mod solve;
 pub mod usage;
 
@@ -181,7 +182,7 @@ pub enum Command {
     /// shards' --json; Ctrl-C or SIGTERM stops a match with the report of its games so far, and
     /// --resume FILE continues it from its record file. See docs/matches.md.
     /// Example: steere match --engine1 steere name=d4 depth=4 --engine2 steere name=d1 depth=1
-    Match(Box<crate::tools::matches::MatchArgs>),
+    Match(Box<matches::MatchArgs>),
     /// Generate an opening book for `steere match` (positions/openings-VARIANT.fen), reproducibly.
     ///
     /// Samples distinct positions a few random plies from the start (seeded), keeps those that

@@ -16,24 +16,7 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// `steere match merge`: add the `--json` results of shards and report the whole match.
-#[derive(clap::Args, Clone, Debug)]
-pub struct MergeArgs {
-    /// The `--json` output of each shard (`steere match ... --shard K/N --json > FILE`).
-    #[arg(required = true, value_name = "FILE")]
-    pub files: Vec<PathBuf>,
-    /// Print the merged summary as one JSON object instead of the table.
-    #[arg(long)]
-    pub json: bool,
-    /// Merge only if every shard of the match is given and complete; otherwise say which are
-    /// missing and write nothing (a batch job's last shard can then merge the match itself).
-    #[arg(long)]
-    pub require_all: bool,
-    /// Write the merged report to FILE instead of standard output, whole or not at all
-    /// (written beside it and renamed over it).
-    #[arg(long, short = 'o', value_name = "FILE")]
-    pub output: Option<PathBuf>,
-}
+pub use crate::cli::matches::MergeArgs;
 
 /// Which runner played a shard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
