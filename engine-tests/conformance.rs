@@ -22,7 +22,7 @@ use std::io::Write;
 use std::sync::{Arc, Mutex};
 use steere::game::{GameHistory, GameResult, MoveTextError, Node, Params, Rules, rules};
 use steere::tools::rng::SplitMix64;
-use steere::variants::{self, Job, Variant};
+use steere::variants::{self, Variant};
 
 /// Steps after which a random game is cut (Can't Stop's random players rarely finish sooner;
 /// HexDame's kings could go on for ever).
@@ -46,28 +46,23 @@ struct Seen {
 }
 
 /// The suite for one variant.
-struct Conformance;
-
-impl Job for Conformance {
-    type Output = Seen;
-    fn run<G: Rules>(self, variant: Variant<G>) -> Seen {
-        check_declarations::<G>(variant);
-        let mut seen = Seen::default();
-        let mut rng = SplitMix64(0x5eed ^ variant.name().len() as u64);
-        let start = variant.start();
-        for _ in 0..GAMES_FROM_START {
-            random_game(start, &mut rng, &mut seen);
-        }
-        let suite = [variant.info.bench_fens, variant.info.openings];
-        for text in suite {
-            for pos in variant.positions(text).unwrap_or_else(|e| panic!("{}: {e}", variant.name())) {
-                for _ in 0..GAMES_FROM_SUITE {
-                    random_game(pos, &mut rng, &mut seen);
-                }
+fn conformance<G: Rules>(variant: Variant<G>) -> Seen {
+    check_declarations::<G>(variant);
+    let mut seen = Seen::default();
+    let mut rng = SplitMix64(0x5eed ^ variant.name().len() as u64);
+    let start = variant.start();
+    for _ in 0..GAMES_FROM_START {
+        random_game(start, &mut rng, &mut seen);
+    }
+    let suite = [variant.info.bench_fens, variant.info.openings];
+    for text in suite {
+        for pos in variant.positions(text).unwrap_or_else(|e| panic!("{}: {e}", variant.name())) {
+            for _ in 0..GAMES_FROM_SUITE {
+                random_game(pos, &mut rng, &mut seen);
             }
         }
-        seen
     }
+    seen
 }
 
 /// The game's constants and parameters hold together.
@@ -201,7 +196,7 @@ fn check_node<G: Rules>(pos: &G, fen: &str, steps: &[G::Step]) {
 #[test]
 fn every_variant_conforms_to_the_rules_contract_of_the_trait() {
     for info in &variants::VARIANTS {
-        let seen = variants::dispatch(info.name, Conformance).unwrap();
+        let seen = steere::with_variant!(info.name, |variant, _search| conformance(variant)).unwrap();
         eprintln!("{}: {seen:?}", info.name);
         assert!(seen.positions > 1000, "{}: only {seen:?}", info.name);
         assert!(seen.finished > 0, "{}: no random game finished: {seen:?}", info.name);
@@ -228,52 +223,44 @@ impl Write for Shared {
 }
 
 /// Replays one random game through the protocol, asking at every step what the rules know.
-struct ProtocolAgrees;
-
-impl Job for ProtocolAgrees {
-    type Output = usize;
-    fn run<G: Rules>(self, variant: Variant<G>) -> usize {
-        let mut rng = SplitMix64(7);
-        let mut game = GameHistory::new(variant.start());
-        let mut played: Vec<String> = Vec::new();
-        let mut script = format!("uci\nsetoption name UCI_Variant value {}\n", variant.name());
-        let mut expected: Vec<(usize, Vec<String>)> = Vec::new();
-        for _ in 0..PROTOCOL_STEPS {
-            let pos = *game.current();
-            let moves =
-                if played.is_empty() { String::new() } else { format!(" moves {}", played.join(" ")) };
-            script.push_str(&format!(
-                "position startpos{moves}\nquery gameover\nquery turn\nquery result\nd\n"
-            ));
-            let over = pos.node() == Node::Over || game.is_threefold();
-            let result = match (pos.result(), game.is_threefold()) {
-                (Some(GameResult::Win(seat)), _) => format!("p{}win", seat + 1),
-                (Some(GameResult::Draw), _) | (None, true) => "draw".to_string(),
-                (None, false) => "none".to_string(),
-            };
-            let legal = if over { Vec::new() } else { rules::sorted_step_texts(&pos) };
-            let turn = format!("p{}", pos.to_move() + 1);
-            expected.push((played.len(), vec![over.to_string(), turn, result, legal.join(" ")]));
-            if over {
-                break;
-            }
-            let steps = pos.legal_steps();
-            let step = match pos.node() {
-                Node::Chance => pos.chance_step(rng.below(pos.chance_total() as usize) as u32).unwrap(),
-                _ => steps[rng.below(steps.len())],
-            };
-            script.push_str(&format!("query islegal {step}\n"));
-            expected.last_mut().unwrap().1.push("true".to_string());
-            played.push(step.to_string());
-            game.play(step);
+fn protocol_agrees<G: Rules>(variant: Variant<G>) -> usize {
+    let mut rng = SplitMix64(7);
+    let mut game = GameHistory::new(variant.start());
+    let mut played: Vec<String> = Vec::new();
+    let mut script = format!("uci\nsetoption name UCI_Variant value {}\n", variant.name());
+    let mut expected: Vec<(usize, Vec<String>)> = Vec::new();
+    for _ in 0..PROTOCOL_STEPS {
+        let pos = *game.current();
+        let moves = if played.is_empty() { String::new() } else { format!(" moves {}", played.join(" ")) };
+        script.push_str(&format!("position startpos{moves}\nquery gameover\nquery turn\nquery result\nd\n"));
+        let over = pos.node() == Node::Over || game.is_threefold();
+        let result = match (pos.result(), game.is_threefold()) {
+            (Some(GameResult::Win(seat)), _) => format!("p{}win", seat + 1),
+            (Some(GameResult::Draw), _) | (None, true) => "draw".to_string(),
+            (None, false) => "none".to_string(),
+        };
+        let legal = if over { Vec::new() } else { rules::sorted_step_texts(&pos) };
+        let turn = format!("p{}", pos.to_move() + 1);
+        expected.push((played.len(), vec![over.to_string(), turn, result, legal.join(" ")]));
+        if over {
+            break;
         }
-        script.push_str("quit\n");
-        let out = Shared::default();
-        steere::protocol::run(std::io::Cursor::new(script.into_bytes()), out.clone());
-        let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
-        check_transcript(variant.name(), &text, &expected);
-        expected.len()
+        let steps = pos.legal_steps();
+        let step = match pos.node() {
+            Node::Chance => pos.chance_step(rng.below(pos.chance_total() as usize) as u32).unwrap(),
+            _ => steps[rng.below(steps.len())],
+        };
+        script.push_str(&format!("query islegal {step}\n"));
+        expected.last_mut().unwrap().1.push("true".to_string());
+        played.push(step.to_string());
+        game.play(step);
     }
+    script.push_str("quit\n");
+    let out = Shared::default();
+    steere::protocol::run(std::io::Cursor::new(script.into_bytes()), out.clone());
+    let text = String::from_utf8(out.0.lock().unwrap().clone()).unwrap();
+    check_transcript(variant.name(), &text, &expected);
+    expected.len()
 }
 
 /// Checks the protocol's answers, in order, against `expected`: per position, `gameover`,
@@ -307,7 +294,8 @@ fn check_transcript(name: &str, text: &str, expected: &[(usize, Vec<String>)]) {
 #[test]
 fn the_protocol_agrees_with_the_rules_at_every_step() {
     for info in &variants::VARIANTS {
-        let positions = variants::dispatch(info.name, ProtocolAgrees).unwrap();
+        let positions =
+            steere::with_variant!(info.name, |variant, _search| protocol_agrees(variant)).unwrap();
         assert!(positions > 20, "{}: only {positions} positions", info.name);
     }
 }
