@@ -467,6 +467,7 @@ mod tests {
     use super::*;
     use crate::impasse::{Move, Position};
     use crate::tools::epd::parse_line;
+    use std::path::PathBuf;
 
     fn entry(line: &str) -> EpdEntry<Position> {
         let impasse = Variant { info: variants::find("impasse").unwrap(), params: () };
