@@ -94,7 +94,7 @@ pub struct Tally {
 #[serde(untagged)]
 pub enum ShardForm<'a> {
     /// A board game's.
-    Pairs(PairsForm),
+    Pairs(Box<PairsForm>),
     /// A dice game's: the tally itself.
     Seats(&'a Tally),
 }
@@ -259,7 +259,7 @@ impl Tally {
 
     /// The tally as its shard writes it.
     pub fn shard_form(&self) -> ShardForm<'_> {
-        if self.dice { ShardForm::Seats(self) } else { ShardForm::Pairs(PairsForm::of(self)) }
+        if self.dice { ShardForm::Seats(self) } else { ShardForm::Pairs(Box::new(PairsForm::of(self))) }
     }
 
     /// The tally of a shard's JSON, in its runner's form.
