@@ -15,7 +15,10 @@
 //!
 //! And the protocol agrees with the rules at every step of one game per variant: `position
 //! ... moves`, `query gameover|turn|result|islegal` and `d`'s list of legal steps say what the
-//! rules say.
+//! rules say. So does the match referee (`steere match`, the built binary): every step of its
+//! records was legal where it was played, every roll an elementary chance outcome, every
+//! recorded ending the rules' at the final position, and a fake engine's malformed or illegal
+//! step (chosen by the rules) forfeits the game as docs/matches.md says.
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -298,4 +301,226 @@ fn the_protocol_agrees_with_the_rules_at_every_step() {
             steere::with_variant!(info.name, |variant, _search| protocol_agrees(variant)).unwrap();
         assert!(positions > 20, "{}: only {positions} positions", info.name);
     }
+}
+
+/// The match referee's games of one variant, checked step by step against the rules: games of
+/// `steere` against itself, and of a fake engine that answers every `go` with one malformed or
+/// one illegal step (both chosen by the rules), each played by `steere match` and read back
+/// from its record file.
+struct RefereeAgrees(std::path::PathBuf);
+
+/// A game as the referee's record file holds it.
+#[derive(Debug)]
+struct Refereed {
+    start: String,
+    seats: Vec<String>,
+    steps: Vec<String>,
+    winner: Option<usize>,
+    reason: String,
+    forfeit: Option<usize>,
+}
+
+/// The endings that are not a fault of a seat.
+const NOT_FAULTS: [&str; 4] = ["normal", "repetition", "draw cap", "unfinished"];
+
+impl Job for RefereeAgrees {
+    type Output = usize;
+    fn run<G: Rules>(self, variant: Variant<G>) -> usize {
+        let dice = variant.info.family == variants::Family::Dice;
+        let steere = env!("CARGO_BIN_EXE_steere");
+        let mut args: Vec<String> =
+            ["match", "--variant", variant.name(), "--rounds", "1", "--seed", "5"].map(String::from).to_vec();
+        // Both rules-given faults, asked of the fake in the variant's start position.
+        let start = variant.start();
+        let openings = self.0.join(format!("{}.fen", variant.name()));
+        std::fs::write(&openings, format!("{}\n", start.fen())).unwrap();
+        let (malformed, illegal) = (malformed_text(&start), illegal_text(&start));
+        eprintln!("{}: the fake answers {malformed:?} (malformed) and {illegal:?} (illegal)", variant.name());
+        let mut matches = vec![(None, 2)];
+        if dice {
+            matches.push((None, 3));
+        } else {
+            args.extend(["--openings".to_string(), openings.display().to_string()]);
+        }
+        matches.extend([(Some(malformed.clone()), 2), (Some(illegal), 2)]);
+        let mut games = 0;
+        for (i, (fake, players)) in matches.into_iter().enumerate() {
+            let record = self.0.join(format!("{}-{i}.record", variant.name()));
+            let mut run = args.clone();
+            let strategy = |s: &str| if dice { format!("option.Strategy={s}") } else { "depth=1".into() };
+            let engine1 = match &fake {
+                Some(text) => vec![fake_engine(&self.0, variant.name(), text), "name=fake".into()],
+                None => vec![steere.to_string(), strategy("rule28")],
+            };
+            run.extend(
+                [vec!["--engine1".into()], engine1, vec!["depth=1".into(), "--engine2".into()]].concat(),
+            );
+            run.extend([steere.to_string(), strategy("greedy"), "depth=1".into(), "--pgn".into()]);
+            run.push(record.display().to_string());
+            if dice {
+                run.extend(["--players".to_string(), players.to_string()]);
+            }
+            let out = std::process::Command::new(steere).args(&run).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{}: steere {run:?}: {stderr}", variant.name());
+            let refereed = read_record(&std::fs::read_to_string(&record).unwrap(), dice);
+            assert_eq!(refereed.len(), players, "{}: {refereed:?}", variant.name());
+            for game in &refereed {
+                check_refereed(variant, game, players, fake.as_deref());
+            }
+            if let Some(text) = &fake {
+                // Game 1: the fake decides first, and forfeits at once for what the rules say
+                // its step is.
+                let first = &refereed.iter().find(|g| g.seats[0] == "fake").unwrap();
+                assert_eq!(first.forfeit, Some(0), "{}: {first:?}", variant.name());
+                let kind = if text == &malformed { "garbage" } else { "illegal move" };
+                assert_eq!(first.reason, kind, "{}: {text:?}: {first:?}", variant.name());
+            }
+            games += refereed.len();
+        }
+        games
+    }
+}
+
+/// A fake engine that declares the options a match sets and answers every `go` with `text`.
+fn fake_engine(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let path = dir.join(format!("fake-{name}-{}.sh", text.len()));
+    let script = format!(
+        "#!/bin/sh\nwhile read -r line; do\n  case \"$line\" in\n    uci) echo 'id name fake'; \
+         echo 'option name UCI_Variant type string default impasse'; \
+         echo 'option name Players type spin default 2 min 2 max 4'; echo uciok ;;\n    \
+         isready) echo readyok ;;\n    go*) echo 'bestmove {text}' ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    format!("cmd=sh {}", path.display())
+}
+
+/// A text the rules read as no step of the game at all in `pos`.
+fn malformed_text<G: Rules>(pos: &G) -> String {
+    let candidates = ["@@", "zz9", "!", "x-"];
+    let found = candidates.iter().find(|t| matches!(pos.parse_step(t), Err(MoveTextError::Malformed { .. })));
+    found.expect("a malformed text").to_string()
+}
+
+/// A step text of the game that the rules refuse as illegal at the first decision from `start`
+/// (after any roll, in a game that starts with one): a step of a later position of a game.
+fn illegal_text<G: Rules>(start: &G) -> String {
+    let firsts: Vec<G> = match start.node() {
+        Node::Chance => {
+            (0..start.chance_total()).map(|i| start.play(start.chance_step(i).unwrap())).collect()
+        }
+        _ => vec![*start],
+    };
+    let illegal =
+        |text: &str| firsts.iter().all(|p| matches!(p.parse_step(text), Err(MoveTextError::Illegal { .. })));
+    let mut rng = SplitMix64(11);
+    for _ in 0..50 {
+        let mut pos = *start;
+        for _ in 0..40 {
+            if pos.node() == Node::Over {
+                break;
+            }
+            let steps = pos.legal_steps();
+            if let Some(text) = steps.iter().map(|s| s.to_string()).find(|t| illegal(t)) {
+                return text;
+            }
+            pos = pos.play(steps[rng.below(steps.len())]);
+        }
+    }
+    panic!("no step text of the game is illegal at its first decision")
+}
+
+/// The games of a record file, board (PGN-like) or dice (JSON lines).
+fn read_record(text: &str, dice: bool) -> Vec<Refereed> {
+    use steere::tools::matches::{dice::record::parse_dice_records, record::parse_records};
+    if dice {
+        let records = parse_dice_records(text).unwrap();
+        let game = |r: steere::tools::matches::record::jsonl::DiceRecord| Refereed {
+            winner: r.winner(),
+            start: r.start,
+            seats: r.seats,
+            steps: r.events.split_whitespace().map(String::from).collect(),
+            reason: r.reason,
+            forfeit: r.forfeit.map(|s| s - 1),
+        };
+        return records.into_iter().map(game).collect();
+    }
+    let game = |g: steere::tools::matches::record::ParsedGame| {
+        let winner = match g.result.as_str() {
+            "1-0" => Some(0),
+            "0-1" => Some(1),
+            _ => None,
+        };
+        let reason = g.tag("Reason").unwrap().split(':').next().unwrap().to_string();
+        let fault = !NOT_FAULTS.contains(&reason.as_str());
+        Refereed {
+            start: g.tag("FEN").unwrap().to_string(),
+            seats: vec![g.tag("White").unwrap().to_string(), g.tag("Black").unwrap().to_string()],
+            steps: g.moves.clone(),
+            forfeit: winner.filter(|_| fault).map(|w| 1 - w),
+            winner,
+            reason,
+        }
+    };
+    parse_records(text).unwrap().into_iter().map(game).collect()
+}
+
+/// One refereed game against the rules: every step was legal where it was played (a roll a
+/// chance outcome), and the recorded ending is the rules' at the final position: a win where the
+/// rules end the game, a draw where the position repeated, a game still running at a cap or
+/// turn limit, and a fault where the fake was to decide and the rules refuse its `fake` text as
+/// the fault's category says; the other player wins a forfeit of two, nobody one of more.
+fn check_refereed<G: Rules>(variant: Variant<G>, game: &Refereed, players: usize, fake: Option<&str>) {
+    let name = variant.name();
+    let start = variant.parse_fen(&game.start).unwrap();
+    assert_eq!(start.players(), players, "{name}: {game:?}");
+    let mut history = GameHistory::new(start);
+    for (i, text) in game.steps.iter().enumerate() {
+        let pos = *history.current();
+        assert!(
+            pos.node() != Node::Over && !history.is_threefold(),
+            "{name}: step {i} after the end: {game:?}"
+        );
+        let step =
+            pos.parse_step(text).unwrap_or_else(|e| panic!("{name}: step {i} '{text}': {e}: {game:?}"));
+        assert!(pos.legal_steps().contains(&step), "{name}: step {i} '{text}' is not legal in {}", pos.fen());
+        if pos.node() == Node::Chance {
+            let drawn = (0..pos.chance_total()).any(|i| pos.chance_step(i) == Some(step));
+            assert!(drawn, "{name}: roll {text} is no elementary outcome of {}", pos.fen());
+        }
+        history.play(step);
+    }
+    let pos = *history.current();
+    let running = pos.node() != Node::Over && !history.is_threefold();
+    match game.reason.as_str() {
+        "normal" => {
+            assert_eq!(pos.node(), Node::Over, "{name}: {game:?}");
+            assert_eq!(game.winner, rules::winner(&pos), "{name}: the rules' result: {game:?}");
+        }
+        "repetition" => assert!(history.is_threefold() && game.winner.is_none(), "{name}: {game:?}"),
+        "draw cap" | "unfinished" => assert!(running && game.winner.is_none(), "{name}: {game:?}"),
+        fault => {
+            let seat = game.forfeit.expect("a fault names its seat");
+            assert!(running && pos.node() == Node::Decision && pos.to_move() == seat, "{name}: {game:?}");
+            assert_eq!(game.seats[seat], "fake", "{name}: only the fake faults: {game:?}");
+            let want = match pos.parse_step(fake.unwrap()) {
+                Err(MoveTextError::Malformed { .. }) => "garbage",
+                Err(MoveTextError::Illegal { .. }) => "illegal move",
+                Ok(_) => panic!("{name}: the referee refused a legal step: {game:?}"),
+            };
+            assert_eq!(fault, want, "{name}: {game:?}");
+            assert_eq!(game.winner, (players == 2).then(|| 1 - seat), "{name}: {game:?}");
+        }
+    }
+}
+
+#[test]
+fn the_match_referee_agrees_with_the_rules_at_every_step() {
+    let dir = std::env::temp_dir().join(format!("steere-conformance-referee-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for info in &variants::VARIANTS {
+        let games = variants::dispatch(info.name, RefereeAgrees(dir.clone())).unwrap();
+        assert!(games >= 6, "{}: only {games} games", info.name);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -19,7 +19,7 @@
 //! is not among the events: after them it was the offender's decision (or the game had not
 //! started: a failed restart or `isready`).
 
-use super::{Category, Expected, MatchRecord};
+use super::{Category, Expected, MatchRecord, Outcome};
 use crate::game::{Node, Rules, rules};
 use crate::tools::matches::referee::dice::DiceStream;
 use crate::tools::matches::referee::{Log, Refereed, timing::MoveTiming};
@@ -144,8 +144,17 @@ impl MatchRecord for DiceRecord {
         self.game.checked_sub(1)
     }
 
-    fn ending(&self) -> Option<Category> {
-        self.category()
+    fn outcome(&self) -> Outcome<'_> {
+        Outcome {
+            deal: self.stream,
+            rotation: self.rotation,
+            winner: self.winner(),
+            category: self.category(),
+            forfeit: self.forfeit.filter(|&s| (1..=self.players).contains(&s)).map(|s| s - 1),
+            steps: self.events.split_whitespace().count() as u64,
+            turns: u64::from(self.turns),
+            timings: &self.timings,
+        }
     }
 
     fn read(text: &str, _variant: &'static str) -> Result<Vec<DiceRecord>, String> {

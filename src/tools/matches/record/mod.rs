@@ -16,8 +16,29 @@ pub use pgn::{
     GameRecord, Movetext, ParsedGame, PlayedMove, Replayed, movetext, parse_records, parse_tag, write_tag,
 };
 
-use super::referee::Log;
+use super::referee::{Log, timing::MoveTiming};
 use crate::game::Rules;
+
+/// What the tally counts of a finished game, in every encoding.
+#[derive(Clone, Copy, Debug)]
+pub struct Outcome<'a> {
+    /// The deal (opening pair, dice stream), from 0.
+    pub deal: u64,
+    /// The seat rotation within it, from 0.
+    pub rotation: usize,
+    /// The winner's seat; `None` for a draw, an unfinished game, a forfeit with no winner.
+    pub winner: Option<usize>,
+    /// How the game ended (`None` for an unknown label).
+    pub category: Option<Category>,
+    /// The seat that forfeited, if one did.
+    pub forfeit: Option<usize>,
+    /// Steps played (moves; dice games: rolls and decisions).
+    pub steps: u64,
+    /// Turns completed (a board game's turn is one move).
+    pub turns: u64,
+    /// The timing of every decision under a clock or move time, by seat.
+    pub timings: &'a [(usize, MoveTiming)],
+}
 
 /// What the schedule gives game `number`, which a record of it in a resumed file must show.
 #[derive(Clone, Debug)]
@@ -53,8 +74,8 @@ pub trait MatchRecord: Sized + Send {
     /// The game's number in the schedule, from 0 (`None` for a record without one).
     fn number(&self) -> Option<u64>;
 
-    /// How the game ended (`None` for an unknown label).
-    fn ending(&self) -> Option<Category>;
+    /// What the tally counts of it.
+    fn outcome(&self) -> Outcome<'_>;
 
     /// The finished games of a record file of a match of `variant`, as `--resume` counts them.
     fn read(text: &str, variant: &'static str) -> Result<Vec<Self>, String>;

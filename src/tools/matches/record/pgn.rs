@@ -39,7 +39,7 @@
 //!   Move numbers `N.` (White) and `N...` (Black moves first) count full moves from the
 //!   opening. The result token ends the game; a blank line separates games.
 
-use super::{Category, Expected, MatchRecord};
+use super::{Category, Expected, MatchRecord, Outcome};
 use crate::game::{GameHistory, Player, Rules, rules};
 use crate::tools::matches::referee::{Log, Refereed, timing::MoveTiming};
 use crate::variants::{self, Variant};
@@ -90,9 +90,9 @@ pub struct GameRecord {
     pub category: Category,
     /// The detail of the ending.
     pub detail: String,
-    /// The timing of every move made under a clock or a move time, by the side that made it,
-    /// the move that lost on time included (not written to the record text).
-    pub timings: Vec<(Player, MoveTiming)>,
+    /// The timing of every move made under a clock or a move time, by the seat that made it
+    /// (0: White), the move that lost on time included (not written to the record text).
+    pub timings: Vec<(usize, MoveTiming)>,
 }
 
 impl GameRecord {
@@ -201,7 +201,7 @@ impl MatchRecord for GameRecord {
             winner: log.winner.map(Player::of_seat),
             category: log.category,
             detail,
-            timings: log.timings.into_iter().map(|(seat, t)| (Player::of_seat(seat), t)).collect(),
+            timings: log.timings,
         }
     }
 
@@ -213,8 +213,18 @@ impl MatchRecord for GameRecord {
         self.number.checked_sub(1)
     }
 
-    fn ending(&self) -> Option<Category> {
-        Some(self.category)
+    // A fault loses the game for the side that committed it, the loser.
+    fn outcome(&self) -> Outcome<'_> {
+        Outcome {
+            deal: self.pair - 1,
+            rotation: self.game_in_pair as usize - 1,
+            winner: self.winner.map(Player::index),
+            category: Some(self.category),
+            forfeit: self.winner.filter(|_| self.category.is_fault()).map(|w| w.opponent().index()),
+            steps: self.moves.len() as u64,
+            turns: self.moves.len() as u64,
+            timings: &self.timings,
+        }
     }
 
     /// Reads the games (what the tally counts: numbers, result, reason, moves, opening and

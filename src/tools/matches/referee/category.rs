@@ -43,6 +43,11 @@ impl Category {
     /// The ways a game is drawn, in the order of the tables.
     pub const DRAWS: [Category; 2] = [Category::Repetition, Category::DrawCap];
 
+    /// True for the faults that forfeit a game: every loss reason but `normal`.
+    pub fn is_fault(self) -> bool {
+        self != Category::Normal && Category::ALL.contains(&self)
+    }
+
     /// True for the endings of a drawn game.
     pub fn is_draw(self) -> bool {
         Category::DRAWS.contains(&self)

@@ -1,26 +1,27 @@
 //! What a match tells its user: the running tally, the live progress line, the final table
-//! and its JSON form, for every game. Two tallies answer the one trait [`MatchTally`]:
-//! - [`pairs`]: two engines, by colour, with draws: the pentanomial of opening pairs, Elo, LOS
-//!   and the SPRT;
-//! - [`seats`]: 2 to 4 seats, per seat, with Wilson intervals; with two players also the
-//!   pentanomial of dice streams, Elo, LOS and the SPRT ([`seats_text`] writes its table).
+//! and its JSON form, for every game. One [`Tally`] counts the games of every match; two
+//! reports read it:
+//! - [`pairs`]: two engines without chance, by colour, with draws: the pentanomial of opening
+//!   pairs, Elo, LOS and the SPRT;
+//! - [`seats`]: dice games of 2 to 4 seats, per seat, with Wilson intervals; with two players
+//!   also the pentanomial of dice streams, Elo, LOS and the SPRT.
 //!
 //! The lines both reports share (Elo, SPRT, timing, reasons, the JSON pieces) are here, once.
 //! Games are counted as they finish; a deal (pair, stream) enters the pentanomial, the Elo
 //! estimate and the SPRT only when all its games are in ([`stats`]). The JSON is written by
 //! hand: one flat object does not justify a serialisation crate.
 
-pub mod counts;
 pub mod pairs;
 pub mod seats;
-pub mod seats_text;
 pub mod stats;
+pub mod tally;
 
-use super::record::{Category, MatchRecord};
+use super::record::Category;
 use super::referee::timing::Lateness;
 use stats::{EloEstimate, Pentanomial, SprtState, Verdict, elo_estimate, one_sided_bound};
 use std::fmt::Write as _;
 use std::time::Duration;
+pub use tally::Tally;
 
 /// What the reports name a match by beside its engines: the variant and the seed.
 #[derive(Clone, Copy, Debug)]
@@ -31,34 +32,33 @@ pub struct Heading<'a> {
     pub seed: u64,
 }
 
-/// A match's tally as the runner, the driver and the merge of shards need it: its records,
-/// how to count one, the progress line, and the report of the whole.
-pub trait MatchTally: serde::Serialize + for<'de> serde::Deserialize<'de> {
-    /// A finished game, sent by a game slot to the main thread.
-    type Record: MatchRecord;
-
-    /// Counts a finished game; returns true when it completes a unit of the SPRT (an opening
-    /// pair, a dice stream), after which the test is run again.
-    fn add(&mut self, record: &Self::Record) -> bool;
-
-    /// Adds the games of another shard of the same match; refuses a tally of another shape.
-    fn merge(&mut self, other: &Self) -> Result<(), String>;
-
-    /// Games counted.
-    fn games(&self) -> u64;
-
-    /// The completed units by engine 1's score, which the SPRT reads.
-    fn penta(&self) -> &Pentanomial;
-
+// The report of the tally's kind: the pairs' for two players without chance, per seat for
+// dice games.
+impl Tally {
     /// The live progress line: games (of `planned_games`, for a match of fixed length), the
     /// score and, with a test, its LLR.
-    fn progress_line(&self, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String;
+    pub fn progress_line(&self, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String {
+        let line = if self.dice { seats::progress_line } else { pairs::progress_line };
+        line(self, planned_games, sprt)
+    }
 
     /// The final table, for people; `note` ends its first line.
-    fn table(&self, heading: Heading<'_>, sprt: Option<&SprtState>, elapsed: Duration, note: &str) -> String;
+    pub fn table(
+        &self,
+        heading: Heading<'_>,
+        sprt: Option<&SprtState>,
+        elapsed: Duration,
+        note: &str,
+    ) -> String {
+        let table = if self.dice { seats::table } else { pairs::table };
+        table(self, heading, sprt, elapsed, note)
+    }
 
     /// The summary as one JSON object (the same facts as the table).
-    fn json(&self, heading: Heading<'_>, sprt: Option<&SprtState>, elapsed: Duration) -> String;
+    pub fn json(&self, heading: Heading<'_>, sprt: Option<&SprtState>, elapsed: Duration) -> String {
+        let json = if self.dice { seats::json } else { pairs::json };
+        json(self, heading, sprt, elapsed)
+    }
 }
 
 /// `+12.3` style: a signed number with one decimal.

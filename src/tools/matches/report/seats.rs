@@ -1,5 +1,7 @@
-//! The running tally of a dice match: wins per engine and seat, forfeits, unfinished games,
-//! and for two players the pentanomial of [`super::stats`] (the table is [`super::seats_text`]'s).
+//! The per-seat report (dice games, 2 to 4 players), from the [`Tally`]: the progress line,
+//! the final table and its JSON form, wins per engine and seat, forfeits, unfinished games, and
+//! with two players Elo, LOS and the SPRT of the pairs' report ([`super::stats`]) on dice
+//! streams instead of opening pairs.
 //!
 //! **Engines, entrants, seats.** The table is per engine given. An engine that fills several
 //! seats (the last one, when there are fewer engines than players) takes that many seats in
@@ -10,31 +12,19 @@
 //! wins), nor are the rotations of one dice stream (the same dice tend to favour the same seat,
 //! hence different entrants), and both correlations are negative for an engine's total, so the
 //! interval errs on the wide side.
-//!
-//! **Pairs.** With two players a dice stream is a pair of games with the seats swapped, and is
-//! counted like a board game's opening pair: engine 1's half points (a win 2, an unfinished
-//! game 1 as a draw, a loss 0) over the two games give its pentanomial cell, from which Elo,
-//! LOS and the SPRT come as for board games.
 
-use super::stats::{Pentanomial, pair_index};
+use super::stats::{SprtState, Z_975};
+use super::tally::Tally;
+use super::{
+    Heading, elo_json, elo_line, json_number, json_string, lateness_json, progress_games, progress_tests,
+    reason_list, reasons_json, sprt_json, sprt_line, timing_lines,
+};
 use crate::tools::matches::record::Category;
-use crate::tools::matches::record::jsonl::DiceRecord;
-use crate::tools::matches::referee::timing::Lateness;
-use crate::tools::matches::runner::schedule;
-use rustc_hash::FxHashMap;
+use std::fmt::Write as _;
+use std::time::Duration;
 
-/// The faults that forfeit a game, in the order of the tables.
-pub const FAULTS: [Category; 6] = [
-    Category::IllegalMove,
-    Category::Garbage,
-    Category::TimeForfeit,
-    Category::Timeout,
-    Category::Crash,
-    Category::Protocol,
-];
-
-/// The 97.5% quantile of the standard normal distribution.
-const Z_975: f64 = 1.959_963_984_540_054;
+/// The faults that forfeit a game, in the order of the tables (the tally's [`Tally::forfeits`]).
+const FAULTS: &[Category] = Category::ALL.split_at(1).1;
 
 /// The Wilson score interval at 95% of `successes` out of `trials` (`None` without trials):
 /// `(p + z^2/2n +- z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)`, `z` = 1.959964.
@@ -49,168 +39,162 @@ pub fn wilson(successes: u64, trials: u64) -> Option<(f64, f64)> {
     Some(((centre - half).max(0.0), (centre + half).min(1.0)))
 }
 
-/// The tally. Engine indices are those of `--engine1` ... `--engine4`; seats are 0-based.
-/// Serialised whole into a shard's JSON, from which `steere match merge` adds the shards up
-/// ([`DiceTally::merge`]).
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
-pub struct DiceTally {
-    /// Players per game.
-    pub players: usize,
-    /// The engines' names.
-    pub names: Vec<String>,
-    /// The engine of each entrant.
-    pub entrant_engine: Vec<usize>,
-    /// Games finished.
-    pub games: u64,
-    /// Dice streams with all their games finished.
-    pub streams: u64,
-    /// Seats taken by each engine.
-    pub seats: Vec<u64>,
-    /// Games won by each engine.
-    pub wins: Vec<u64>,
-    /// Seats taken by each engine, by seat (`[engine][seat]`).
-    pub seat_games: Vec<Vec<u64>>,
-    /// Games won by each engine, by seat.
-    pub seat_wins: Vec<Vec<u64>>,
-    /// Games won from each seat, whoever sat there.
-    pub wins_by_seat: Vec<u64>,
-    /// Forfeits of each engine, by fault (indexed like [`FAULTS`]; an older build's shard, with
-    /// fewer faults, reads with the missing ones zero).
-    #[serde(deserialize_with = "super::counts::each")]
-    pub forfeits: Vec<[u64; 6]>,
-    /// Games adjudicated unfinished at the turn limit.
-    pub unfinished: u64,
-    /// Forfeited games with no winner (three or four players).
-    pub forfeits_without_winner: u64,
-    /// Turns played in all games.
-    pub turns: u64,
-    /// Events (rolls and decisions) in all games.
-    pub events: u64,
-    /// Two players: completed streams by engine 1's half points.
-    pub penta: Pentanomial,
-    /// Each engine's timed decisions: answer time minus allowed time.
-    pub lateness: Vec<Lateness>,
-    /// Finished games per stream still incomplete, and (two players) engine 1's half points.
-    open_streams: FxHashMap<u64, (usize, u32)>,
+/// A share in percent with one decimal.
+fn percent(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
 }
 
-impl DiceTally {
-    /// An empty tally for `names.len()` engines filling `players` seats.
-    pub fn new(names: Vec<String>, players: usize) -> DiceTally {
-        let engines = names.len();
-        DiceTally {
-            players,
-            entrant_engine: schedule::entrant_engines(players, engines),
-            seats: vec![0; engines],
-            wins: vec![0; engines],
-            seat_games: vec![vec![0; players]; engines],
-            seat_wins: vec![vec![0; players]; engines],
-            wins_by_seat: vec![0; players],
-            forfeits: vec![[0; 6]; engines],
-            lateness: vec![Lateness::default(); engines],
-            names,
-            ..DiceTally::default()
-        }
+/// An engine's name with its number of seats when it fills more than one: `b (x3)`.
+fn label(tally: &Tally, e: usize) -> String {
+    match tally.copies(e) {
+        1 => tally.names[e].clone(),
+        n => format!("{} (x{n})", tally.names[e]),
     }
+}
 
-    /// How many seats engine `e` takes in every game.
-    pub fn copies(&self, e: usize) -> usize {
-        self.entrant_engine.iter().filter(|&&x| x == e).count()
+/// The live progress line: games (of `planned_games`), wins per engine, Elo and LLR.
+pub fn progress_line(tally: &Tally, planned_games: Option<u64>, sprt: Option<&SprtState>) -> String {
+    let mut line = progress_games(tally.games, planned_games);
+    for e in 0..tally.names.len() {
+        let _ = write!(line, "  {} {} ({})", tally.names[e], tally.wins[e], percent(tally.win_rate(e)));
     }
+    if tally.unfinished > 0 {
+        let _ = write!(line, "  unfinished {}", tally.unfinished);
+    }
+    progress_tests(&mut line, Some(&tally.penta).filter(|_| tally.players == 2), sprt);
+    line
+}
 
-    /// Counts a finished game; returns true when it completes its dice stream.
-    pub fn add(&mut self, record: &DiceRecord) -> bool {
-        let seating = schedule::seating(self.players, record.rotation);
-        let engine_at = |seat: usize| self.entrant_engine[seating[seat]];
-        self.games += 1;
-        self.turns += u64::from(record.turns);
-        self.events += record.events.split_whitespace().count() as u64;
-        for seat in 0..self.players {
-            let e = engine_at(seat);
-            self.seats[e] += 1;
-            self.seat_games[e][seat] += 1;
+/// The final table, for people; `note` ends its first line.
+pub fn table(
+    tally: &Tally,
+    heading: Heading<'_>,
+    sprt: Option<&SprtState>,
+    elapsed: Duration,
+    note: &str,
+) -> String {
+    let mut out = String::new();
+    let n = tally.players;
+    let _ = writeln!(
+        out,
+        "Match {} ({}, seed {}, {n} players): {} games, {} complete dice streams, {:.1} s{note}",
+        tally.names.join(" vs "),
+        heading.variant,
+        heading.seed,
+        tally.games,
+        tally.deals,
+        elapsed.as_secs_f64()
+    );
+    let width = (0..tally.names.len()).map(|e| label(tally, e).len()).max().unwrap_or(0).max(6);
+    let mut head = format!(
+        "{:<width$}  {:>6}  {:>6}  {:>6}  {:>8}  {:>15}  {:>6}",
+        "Engine", "Games", "Seats", "Wins", "Win/seat", "95% (Wilson)", "Equal"
+    );
+    for seat in 1..=n {
+        let _ = write!(head, "  {:>9}", format!("P{seat} W/G"));
+    }
+    let _ = writeln!(out, "{head}");
+    for e in 0..tally.names.len() {
+        let interval = wilson(tally.wins[e], tally.seats[e])
+            .map_or("-".to_string(), |(lo, hi)| format!("[{}, {}]", percent(lo), percent(hi)));
+        let mut row = format!(
+            "{:<width$}  {:>6}  {:>6}  {:>6}  {:>8}  {:>15}  {:>6}",
+            label(tally, e),
+            tally.games,
+            tally.seats[e],
+            tally.wins[e],
+            percent(tally.win_rate(e)),
+            interval,
+            percent(1.0 / n as f64)
+        );
+        for seat in 0..n {
+            let _ =
+                write!(row, "  {:>9}", format!("{}/{}", tally.seat_wins[e][seat], tally.seat_games[e][seat]));
         }
-        for &(seat, timing) in &record.timings {
-            let e = engine_at(seat);
-            self.lateness[e].add(timing);
-        }
-        let winner = record.winner();
-        if let Some(w) = winner {
-            let e = engine_at(w);
-            self.wins[e] += 1;
-            self.seat_wins[e][w] += 1;
-            self.wins_by_seat[w] += 1;
-        }
-        match record.category() {
-            Some(Category::Unfinished) => self.unfinished += 1,
-            Some(fault) if FAULTS.contains(&fault) => {
-                let reason = FAULTS.iter().position(|&c| c == fault).expect("a fault");
-                if let Some(seat) = record.forfeit.filter(|&s| (1..=self.players).contains(&s)) {
-                    let e = engine_at(seat - 1);
-                    self.forfeits[e][reason] += 1;
-                }
-                if winner.is_none() {
-                    self.forfeits_without_winner += 1;
-                }
-            }
-            _ => {}
-        }
-        // Engine 1 is entrant 0 (it never has copies: a second engine is always given).
-        let half_points = match winner {
-            Some(w) if seating[w] == 0 => 2,
-            Some(_) => 0,
-            None => 1,
+        let _ = writeln!(out, "{row}");
+    }
+    let by_seat: Vec<String> = tally
+        .wins_by_seat
+        .iter()
+        .enumerate()
+        .map(|(seat, &w)| {
+            let share = if tally.games == 0 { 0.0 } else { w as f64 / tally.games as f64 };
+            format!("P{} {w} ({})", seat + 1, percent(share))
+        })
+        .collect();
+    let per_game = |x: u64| if tally.games == 0 { 0.0 } else { x as f64 / tally.games as f64 };
+    let _ = writeln!(
+        out,
+        "Wins by seat: {}; no winner: unfinished {}, forfeited {}; {:.1} turns and {:.1} events per game.",
+        by_seat.join(", "),
+        tally.unfinished,
+        tally.forfeits_without_winner,
+        per_game(tally.turns),
+        per_game(tally.steps)
+    );
+    if n == 2 {
+        elo_line(&mut out, [&tally.names[0], &tally.names[1]], &tally.penta, "dice stream");
+        let _ = writeln!(out, "Streams for {} [LL, LD, LW+DD, WD, WW]: {:?}", tally.names[0], tally.penta);
+    }
+    for e in 0..tally.names.len() {
+        let _ = writeln!(out, "Forfeits of {}: {}", tally.names[e], reason_list(FAULTS, &tally.forfeits[e]));
+    }
+    timing_lines(&mut out, &tally.names, &tally.lateness, "decisions");
+    if let Some(s) = sprt {
+        sprt_line(&mut out, &tally.names[0], s);
+    }
+    out
+}
+
+/// The summary as one JSON object (the same facts as [`table`]).
+pub fn json(tally: &Tally, heading: Heading<'_>, sprt: Option<&SprtState>, elapsed: Duration) -> String {
+    let n = tally.players;
+    let mut engines = Vec::new();
+    for e in 0..tally.names.len() {
+        let interval = match wilson(tally.wins[e], tally.seats[e]) {
+            Some((lo, hi)) => format!("[{},{}]", json_number(lo), json_number(hi)),
+            None => "null".to_string(),
         };
-        let entry = self.open_streams.entry(record.stream).or_insert((0, 0));
-        entry.0 += 1;
-        entry.1 += half_points;
-        let (finished, points) = *entry;
-        if finished < self.players {
-            return false;
-        }
-        self.open_streams.remove(&record.stream);
-        self.streams += 1;
-        if self.players == 2 {
-            self.penta[pair_index(points)] += 1;
-        }
-        true
+        let by_seat: Vec<String> = (0..n)
+            .map(|s| format!("{{\"games\":{},\"wins\":{}}}", tally.seat_games[e][s], tally.seat_wins[e][s]))
+            .collect();
+        engines.push(format!(
+            "{{\"name\":{},\"entrants\":{},\"games\":{},\"seats\":{},\"wins\":{},\"win_rate\":{},\"interval95\":{interval},\"equal_share\":{},\"by_seat\":[{}],\"forfeits_by_reason\":{{{}}},\"lateness\":{}}}",
+            json_string(&tally.names[e]),
+            tally.copies(e),
+            tally.games,
+            tally.seats[e],
+            tally.wins[e],
+            json_number(tally.win_rate(e)),
+            json_number(1.0 / n as f64),
+            by_seat.join(","),
+            reasons_json(FAULTS, &tally.forfeits[e]),
+            lateness_json(&tally.lateness[e])
+        ));
     }
-
-    /// Adds the games of another part of the same match (a shard: disjoint dice streams).
-    /// Refuses a tally of another shape (engines, players).
-    pub fn merge(&mut self, other: &DiceTally) -> Result<(), String> {
-        if other.players != self.players || other.names.len() != self.names.len() {
-            return Err("the shards have different players or engines".to_string());
-        }
-        let add = |a: &mut [u64], b: &[u64]| a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
-        self.games += other.games;
-        self.streams += other.streams;
-        add(&mut self.seats, &other.seats);
-        add(&mut self.wins, &other.wins);
-        for e in 0..self.names.len() {
-            add(&mut self.seat_games[e], &other.seat_games[e]);
-            add(&mut self.seat_wins[e], &other.seat_wins[e]);
-            add(&mut self.forfeits[e], &other.forfeits[e]);
-            self.lateness[e].merge(&other.lateness[e]);
-        }
-        add(&mut self.wins_by_seat, &other.wins_by_seat);
-        self.unfinished += other.unfinished;
-        self.forfeits_without_winner += other.forfeits_without_winner;
-        self.turns += other.turns;
-        self.events += other.events;
-        add(&mut self.penta, &other.penta);
-        for (&stream, &(finished, points)) in &other.open_streams {
-            let entry = self.open_streams.entry(stream).or_insert((0, 0));
-            entry.0 += finished;
-            entry.1 += points;
-        }
-        Ok(())
-    }
-
-    /// Engine `e`'s wins per seat taken, 0..1 (0 before any game).
-    pub fn win_rate(&self, e: usize) -> f64 {
-        if self.seats[e] == 0 { 0.0 } else { self.wins[e] as f64 / self.seats[e] as f64 }
-    }
+    let elo = elo_json(Some(&tally.penta).filter(|_| n == 2));
+    // Two players: the pentanomial, all zeros before the first complete stream.
+    let penta = if n == 2 {
+        format!("[{}]", tally.penta.map(|c| c.to_string()).join(","))
+    } else {
+        "null".to_string()
+    };
+    let sprt = sprt_json(sprt);
+    let seat_wins: Vec<String> = tally.wins_by_seat.iter().map(u64::to_string).collect();
+    format!(
+        "{{\"variant\":{},\"players\":{n},\"seed\":{},\"engines\":[{}],\"games\":{},\"streams\":{},\"seat_wins\":[{}],\"unfinished\":{},\"forfeits_without_winner\":{},\"turns\":{},\"events\":{},\"pentanomial\":{penta},\"elo\":{elo},\"sprt\":{sprt},\"elapsed_s\":{}}}",
+        json_string(heading.variant),
+        heading.seed,
+        engines.join(","),
+        tally.games,
+        tally.deals,
+        seat_wins.join(","),
+        tally.unfinished,
+        tally.forfeits_without_winner,
+        tally.turns,
+        tally.steps,
+        json_number(elapsed.as_secs_f64())
+    )
 }
 
 #[cfg(test)]
@@ -228,74 +212,5 @@ mod tests {
         let (lo, hi) = wilson(10, 10).unwrap();
         assert!((lo - 0.7225).abs() < 5e-5 && (hi - 1.0).abs() < 1e-12, "{lo} {hi}");
         assert_eq!(wilson(0, 0), None);
-    }
-
-    /// A finished game of the tally's tests (only its placing and result matter).
-    fn game(
-        stream: u64,
-        rotation: usize,
-        players: usize,
-        result: &str,
-        reason: &str,
-        forfeit: Option<usize>,
-    ) -> DiceRecord {
-        DiceRecord {
-            variant: "cantstop".into(),
-            game: 1,
-            stream,
-            rotation,
-            dice: "0".into(),
-            players,
-            seats: vec![String::new(); players],
-            settings: vec![String::new(); players],
-            start: String::new(),
-            events: "r1111 2.2 stop".into(),
-            turns: 1,
-            max_turns: 1000,
-            result: result.into(),
-            reason: reason.into(),
-            forfeit,
-            detail: String::new(),
-            timings: Vec::new(),
-        }
-    }
-
-    #[test]
-    fn two_players_pair_the_rotations_of_a_stream() {
-        let mut tally = DiceTally::new(vec!["a".into(), "b".into()], 2);
-        // Stream 0: player 1 wins both games; rotation 0 seats a there, rotation 1 seats b:
-        // each engine won once, a split pair (LW).
-        assert!(!tally.add(&game(0, 0, 2, "p1win", "normal", None)));
-        assert!(tally.add(&game(0, 1, 2, "p1win", "normal", None)));
-        // Stream 1: a wins from seat 1, then from seat 2 (rotation 1): a won both.
-        tally.add(&game(1, 0, 2, "p1win", "normal", None));
-        tally.add(&game(1, 1, 2, "p2win", "normal", None));
-        // Stream 2: unfinished (a draw), then b forfeits from seat 1 in rotation 1, a wins:
-        // 1 + 2 = 3 half points, the WD cell.
-        tally.add(&game(2, 0, 2, "none", "unfinished", None));
-        tally.add(&game(2, 1, 2, "p2win", "illegal move", Some(1)));
-        assert_eq!(tally.penta, [0, 0, 1, 1, 1]);
-        assert_eq!((tally.games, tally.streams, tally.unfinished), (6, 3, 1));
-        assert_eq!((tally.wins.clone(), tally.seats.clone()), (vec![4, 1], vec![6, 6]));
-        assert_eq!(tally.seat_wins, vec![vec![2, 2], vec![1, 0]]);
-        assert_eq!(tally.wins_by_seat, vec![3, 2]);
-        assert_eq!(tally.forfeits[1], [1, 0, 0, 0, 0, 0]);
-        assert_eq!(tally.forfeits_without_winner, 0);
-    }
-
-    #[test]
-    fn four_players_with_one_engine_in_three_seats() {
-        let mut tally = DiceTally::new(vec!["a".into(), "b".into()], 4);
-        assert_eq!((tally.copies(0), tally.copies(1)), (1, 3));
-        // Rotation 2: seats are entrants 2, 3, 0, 1, so a (entrant 0) is player 3.
-        tally.add(&game(0, 2, 4, "p3win", "normal", None));
-        // Rotation 3: entrants 3, 0, 1, 2; a is player 2 and forfeits: nobody wins.
-        tally.add(&game(0, 3, 4, "none", "crash", Some(2)));
-        assert_eq!((tally.wins.clone(), tally.seats.clone()), (vec![1, 0], vec![2, 6]));
-        assert_eq!(tally.seat_games[0], vec![0, 1, 1, 0]);
-        assert_eq!(tally.forfeits[0], [0, 0, 0, 0, 1, 0]);
-        assert_eq!((tally.forfeits_without_winner, tally.streams), (1, 0));
-        assert_eq!(tally.penta, [0; 5], "no pairs with four players");
-        assert!((tally.win_rate(0) - 0.5).abs() < 1e-12);
     }
 }

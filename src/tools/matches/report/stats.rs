@@ -38,7 +38,7 @@
 //! Wald's bounds, +-2.944 for alpha = beta = 0.05.
 
 /// The 97.5% quantile of the standard normal distribution.
-const Z_975: f64 = 1.959_963_984_540_054;
+pub const Z_975: f64 = 1.959_963_984_540_054;
 
 /// Pair counts by engine 1's pair score: index `k` is a pair score of `k/4`, i.e. `k` half
 /// points out of 2 games (`[LL, LD, LW+DD, WD, WW]`).

@@ -2,8 +2,8 @@
 //! main thread alone writes each finished game to the record file, counts it, runs the SPRT and
 //! prints the progress, until the games run out or the SPRT decides.
 //!
-//! What differs between the runners comes in from outside: how a game number becomes a game
-//! played (a closure), and the record, tally and progress line ([`MatchTally`], [`MatchRecord`]). The game
+//! What differs between the games comes in from outside: how a game number becomes a game
+//! played (a closure), and the record's encoding ([`MatchRecord`]). The game
 //! counter, the stop flag, the channel, the record file and the SPRT are here once, so that a
 //! change to how matches run is made once for both: the games played are a [`Slice`] of the
 //! schedule (`--shard`, less the games of a `--resume`d record file), and a SIGINT or SIGTERM
@@ -13,7 +13,7 @@ use super::interrupt;
 use super::slice::Slice;
 use crate::tools::matches::MatchArgs;
 use crate::tools::matches::record::{Category, MatchRecord};
-use crate::tools::matches::report::MatchTally;
+use crate::tools::matches::report::Tally;
 use crate::tools::matches::report::stats::{Pentanomial, Sprt, SprtState, Verdict};
 use std::fs::File;
 use std::io::{IsTerminal, Write};
@@ -29,9 +29,9 @@ use std::time::{Duration, Instant};
 pub const CRASH_GRACE: Duration = Duration::from_secs(1);
 
 /// How a match ended: the final tally, the SPRT's state and the time it took.
-pub struct Outcome<T> {
+pub struct Outcome {
     /// The games counted.
-    pub tally: T,
+    pub tally: Tally,
     /// The test, when `--sprt` asked for one.
     pub sprt: Option<SprtState>,
     /// From the first game to the last.
@@ -40,7 +40,7 @@ pub struct Outcome<T> {
     pub interrupted: bool,
 }
 
-impl<T> Outcome<T> {
+impl Outcome {
     /// The note after the table's first line: whether the SPRT cut the match short.
     pub fn stop_note(&self) -> &'static str {
         if self.interrupted {
@@ -97,18 +97,18 @@ impl Driver {
     /// game is dropped). `tally` holds the games already done (resumed). Ends when the games run
     /// out, the SPRT decides or a signal interrupts; an error writing the record file stops the
     /// match and is returned.
-    pub fn run<T, S, P>(self, slice: Slice, slots: Vec<S>, tally: T, play: P) -> Result<Outcome<T>, String>
+    pub fn run<R, S, P>(self, slice: Slice, slots: Vec<S>, tally: Tally, play: P) -> Result<Outcome, String>
     where
-        T: MatchTally,
+        R: MatchRecord,
         S: Send,
-        P: Fn(&mut S, u64, &AtomicBool) -> Option<T::Record> + Sync,
+        P: Fn(&mut S, u64, &AtomicBool) -> Option<R> + Sync,
     {
         interrupt::install();
         let start = Instant::now();
         let planned = slice.planned_games();
         let counter = Counter { slice, next_position: AtomicU64::new(0), stop: AtomicBool::new(false) };
         let mut main = MainThread {
-            sprt: self.sprt.map(|sprt| initial_sprt(sprt, tally.penta())),
+            sprt: self.sprt.map(|sprt| initial_sprt(sprt, &tally.penta)),
             tally,
             record_file: self.record_file,
             planned: self.fixed_length.then_some(planned),
@@ -124,7 +124,7 @@ impl Driver {
         let finished = AtomicBool::new(false);
         std::thread::scope(|scope| {
             scope.spawn(|| watch_signals(&counter.stop, &finished));
-            let (sender, results) = channel::<T::Record>();
+            let (sender, results) = channel::<R>();
             for slot in slots {
                 let sender = sender.clone();
                 let (counter, play) = (&counter, &play);
@@ -201,7 +201,9 @@ where
             continue; // played before the match was resumed
         }
         match play(&mut slot, index, &counter.stop) {
-            Some(record) if record.ending() == Some(Category::Crash) && interruption_follows() => return,
+            Some(record) if record.outcome().category == Some(Category::Crash) && interruption_follows() => {
+                return;
+            }
             Some(record) => {
                 if results.send(record).is_err() {
                     return;
@@ -225,8 +227,8 @@ fn interruption_follows() -> bool {
 }
 
 /// What the main thread keeps while the games come in.
-struct MainThread<T> {
-    tally: T,
+struct MainThread {
+    tally: Tally,
     sprt: Option<SprtState>,
     record_file: Option<File>,
     planned: Option<u64>,
@@ -239,10 +241,10 @@ struct MainThread<T> {
     sprt_stops: bool,
 }
 
-impl<T: MatchTally> MainThread<T> {
+impl MainThread {
     /// Writes, counts and tests a finished game, and shows the progress; raises `stop` when
     /// the SPRT decides or the record cannot be written (that game is then not counted).
-    fn take(&mut self, record: &T::Record, stop: &AtomicBool) {
+    fn take(&mut self, record: &impl MatchRecord, stop: &AtomicBool) {
         if let Some(file) = self.record_file.as_mut()
             && let Err(e) = file.write_all(record.text().as_bytes()).and_then(|()| file.flush())
         {
@@ -252,7 +254,7 @@ impl<T: MatchTally> MainThread<T> {
         }
         let unit_done = self.tally.add(record);
         if unit_done && let Some(state) = self.sprt.as_mut() {
-            state.llr = state.sprt.llr(self.tally.penta());
+            state.llr = state.sprt.llr(&self.tally.penta);
             state.verdict = state.sprt.verdict(state.llr);
             if state.verdict != Verdict::Continue && self.sprt_stops {
                 stop.store(true, Ordering::Relaxed);
@@ -266,7 +268,7 @@ impl<T: MatchTally> MainThread<T> {
         let line = self.tally.progress_line(self.planned, self.sprt.as_ref());
         if self.terminal {
             eprint!("\r{line}\x1b[K");
-        } else if self.progress > 0 && self.tally.games().is_multiple_of(self.progress) {
+        } else if self.progress > 0 && self.tally.games.is_multiple_of(self.progress) {
             eprintln!("{line}");
         }
     }

@@ -7,15 +7,12 @@
 
 use super::fingerprint::{Fingerprint, fnv1a};
 use super::schedule;
-use super::shards::Kind;
 use crate::client::spec::EngineSpec;
 use crate::game::{BoardRules, ChanceRules, Rules, rules};
 use crate::tools::book;
+use crate::tools::matches::record::{GameRecord, MatchRecord, jsonl::DiceRecord};
 use crate::tools::matches::referee::ask::Deadlines;
 use crate::tools::matches::referee::{DrawCap, Referee, Refereed, Words};
-use crate::tools::matches::report::MatchTally;
-use crate::tools::matches::report::pairs::Tally;
-use crate::tools::matches::report::seats::DiceTally;
 use crate::tools::matches::report::stats::Sprt;
 use crate::tools::matches::{MAX_SPRT_PAIRS, MatchArgs};
 use crate::tools::rng::SplitMix64;
@@ -56,21 +53,13 @@ impl<G> Plan<G> {
     }
 }
 
-/// What a family of games sets up for a match, and its tally.
+/// What a family of games sets up for a match, and the encoding of its records.
 pub trait Family<G: Rules>: Refereed<G> {
-    /// The tally and report of its matches.
-    type Tally: MatchTally;
-    /// Which runner a shard's JSON names.
-    const KIND: Kind;
+    /// The record of its games.
+    type Record: MatchRecord;
 
     /// Checks the flags and sets the match up.
     fn plan(variant: Variant<G>, args: &MatchArgs) -> Result<Plan<G>, String>;
-
-    /// An empty tally of the match (its names come once the engines have said theirs).
-    fn tally(plan: &Plan<G>) -> Self::Tally;
-
-    /// Gives the tally the engines' names.
-    fn name(tally: &mut Self::Tally, names: Vec<String>);
 
     /// The engines' names made distinct where two coincide.
     fn distinct(names: Vec<String>) -> Vec<String>;
@@ -107,8 +96,7 @@ const DICE_WORDS: Words = Words {
 };
 
 impl<G: BoardRules> Family<G> for AlphaBeta {
-    type Tally = Tally;
-    const KIND: Kind = Kind::Board;
+    type Record = GameRecord;
 
     fn plan(variant: Variant<G>, args: &MatchArgs) -> Result<Plan<G>, String> {
         let dice = &args.dice;
@@ -191,14 +179,6 @@ impl<G: BoardRules> Family<G> for AlphaBeta {
         })
     }
 
-    fn tally(_: &Plan<G>) -> Tally {
-        Tally::default()
-    }
-
-    fn name(tally: &mut Tally, names: Vec<String>) {
-        tally.names = names.try_into().expect("two engines");
-    }
-
     fn distinct(names: Vec<String>) -> Vec<String> {
         if names[0] == names[1] {
             vec![format!("{} #1", names[0]), format!("{} #2", names[1])]
@@ -209,8 +189,7 @@ impl<G: BoardRules> Family<G> for AlphaBeta {
 }
 
 impl<G: ChanceRules> Family<G> for Expectimax {
-    type Tally = DiceTally;
-    const KIND: Kind = Kind::Dice;
+    type Record = DiceRecord;
 
     fn plan(variant: Variant<G>, args: &MatchArgs) -> Result<Plan<G>, String> {
         let (players, engine_words) = check_dice_args::<G>(args)?;
@@ -262,14 +241,6 @@ impl<G: ChanceRules> Family<G> for Expectimax {
             },
             fingerprint: f,
         })
-    }
-
-    fn tally(plan: &Plan<G>) -> DiceTally {
-        DiceTally::new(vec![String::new(); plan.specs.len()], plan.entrants.len())
-    }
-
-    fn name(tally: &mut DiceTally, names: Vec<String>) {
-        tally.names = names;
     }
 
     fn distinct(mut names: Vec<String>) -> Vec<String> {

@@ -28,7 +28,7 @@ pub mod slice;
 use super::MatchArgs;
 use super::record::{Expected, MatchRecord};
 use super::referee::{self, GameId, Player, dice};
-use super::report::{Heading, MatchTally};
+use super::report::{Heading, Tally};
 use crate::client::Engine;
 use crate::game::Rules;
 use crate::variants::Variant;
@@ -50,9 +50,9 @@ pub fn run_match<G: Rules, F: Family<G>>(
     let players = plan.entrants.len();
     let mut slice = Slice::new(plan.units, players as u64, args.shard_or_whole());
     let planned_games = slice.planned_games();
-    let mut tally = F::tally(&plan);
+    let mut tally = Tally::new(vec![String::new(); plan.specs.len()], players, F::DICE);
     if let Some(path) = &args.resume {
-        let check = |record: &<F::Tally as MatchTally>::Record| match record.number() {
+        let check = |record: &F::Record| match record.number() {
             Some(number) => record.check(&expected(&plan, variant, number)),
             None => Ok(()),
         };
@@ -73,9 +73,9 @@ pub fn run_match<G: Rules, F: Family<G>>(
     }
     let engine_names = F::distinct(first_names(&plan, &slots[0]));
     let entrant_names = entrant_names(&engine_names, &plan.entrants);
-    F::name(&mut tally, engine_names);
+    tally.names = engine_names;
     let play = |slot: &mut Vec<Option<Engine>>, index: u64, stop: &AtomicBool| {
-        play_game(&plan, variant, &entrant_names, slot, index, stop)
+        play_game::<G, F::Record>(&plan, variant, &entrant_names, slot, index, stop)
     };
     let end = driver.run(slice, slots, tally, play)?;
     let (tally, sprt_state) = (&end.tally, end.sprt.as_ref());
@@ -84,18 +84,18 @@ pub fn run_match<G: Rules, F: Family<G>>(
     let heading = Heading { variant: variant.name(), seed };
     let text = if args.json {
         let mut info =
-            ShardInfo::new(args.shard_or_whole(), &plan.fingerprint, F::KIND, variant.name(), seed);
+            ShardInfo::new(args.shard_or_whole(), &plan.fingerprint, F::DICE, variant.name(), seed);
         info.sprt = plan.sprt;
         info.planned_games = planned_games;
-        info.complete = !end.interrupted && tally.games() == planned_games;
+        info.complete = !end.interrupted && tally.games == planned_games;
         info.elapsed_s = elapsed.as_secs_f64();
-        shards::with_shard(&tally.json(heading, sprt_state, elapsed), &info, tally) + "\n"
+        shards::with_shard(&tally.json(heading, sprt_state, elapsed), &info, &tally.shard_form()) + "\n"
     } else {
         tally.table(heading, sprt_state, elapsed, end.stop_note())
     };
     output::emit(args.output.as_deref(), &text)?;
     if end.interrupted {
-        return Err(interrupted_error(args, tally.games()));
+        return Err(interrupted_error(args, tally.games));
     }
     Ok(())
 }

@@ -12,7 +12,7 @@
 
 use super::slice::Slice;
 use crate::tools::matches::record::MatchRecord;
-use crate::tools::matches::report::MatchTally;
+use crate::tools::matches::report::Tally;
 use std::path::Path;
 
 /// Counts the games of the record file `path` of a match of `variant` into `tally` and marks
@@ -20,15 +20,15 @@ use std::path::Path;
 /// its number ([`MatchRecord::number`]). A last record cut short (the runner was killed while
 /// writing it) is dropped with a warning and cut from the file; a record starts where
 /// [`MatchRecord::START`] is found at the start of a line. Returns how many games the file held.
-pub fn load<T: MatchTally>(
+pub fn load<R: MatchRecord>(
     path: &Path,
     variant: &'static str,
-    check: impl Fn(&T::Record) -> Result<(), String>,
+    check: impl Fn(&R) -> Result<(), String>,
     slice: &mut Slice,
-    tally: &mut T,
+    tally: &mut Tally,
 ) -> Result<u64, String> {
-    let parse = |text: &str| T::Record::read(text, variant);
-    let record_start = T::Record::START;
+    let parse = |text: &str| R::read(text, variant);
+    let record_start = R::START;
     let shown = path.display();
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,

@@ -8,10 +8,8 @@
 
 use super::fingerprint::Fingerprint;
 use super::slice::Shard;
-use crate::tools::matches::report::pairs::Tally;
-use crate::tools::matches::report::seats::DiceTally;
 use crate::tools::matches::report::stats::{Sprt, SprtState};
-use crate::tools::matches::report::{Heading, MatchTally};
+use crate::tools::matches::report::{Heading, Tally};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -56,14 +54,14 @@ pub struct ShardInfo {
 }
 
 impl ShardInfo {
-    /// The shard of a run with `fingerprint`.
-    pub fn new(shard: Shard, fingerprint: &Fingerprint, kind: Kind, variant: &str, seed: u64) -> ShardInfo {
+    /// The shard of a run with `fingerprint`, of a game with dice or without.
+    pub fn new(shard: Shard, fingerprint: &Fingerprint, dice: bool, variant: &str, seed: u64) -> ShardInfo {
         ShardInfo {
             index: shard.index,
             count: shard.count,
             fingerprint: fingerprint.hash(),
             settings: fingerprint.settings.clone(),
-            kind,
+            kind: if dice { Kind::Dice } else { Kind::Board },
             variant: variant.to_string(),
             seed,
             sprt: None,
@@ -199,48 +197,26 @@ pub fn run_merge(args: &MergeArgs) -> Result<(), String> {
         held.join(","),
         info.fingerprint
     );
-    let merged = Merged { parts: &parts, elapsed, note: &note, member: &merged_member, json: args.json };
-    let output = match info.kind {
-        Kind::Board => merged.report::<Tally>()?,
-        Kind::Dice => merged.report::<DiceTally>()?,
+    let mut tally = tally_of(&parts[0])?;
+    for part in &parts[1..] {
+        tally.merge(&tally_of(part)?).map_err(|e| format!("{}: {e}", part.path.display()))?;
+    }
+    let sprt = info.sprt.map(|sprt: Sprt| {
+        let llr = sprt.llr(&tally.penta);
+        SprtState { sprt, llr, verdict: sprt.verdict(llr) }
+    });
+    let heading = Heading { variant: &info.variant, seed: info.seed };
+    let output = if args.json {
+        with_member(&tally.json(heading, sprt.as_ref(), elapsed), "merged", &merged_member) + "\n"
+    } else {
+        tally.table(heading, sprt.as_ref(), elapsed, &note)
     };
     super::output::emit(args.output.as_deref(), &output)
 }
 
-/// The parts of a merge and what its report says besides their tallies.
-struct Merged<'a> {
-    parts: &'a [Part],
-    elapsed: Duration,
-    note: &'a str,
-    /// The `merged` member of the JSON.
-    member: &'a str,
-    json: bool,
-}
-
-impl Merged<'_> {
-    /// The report of the parts' tallies added up, of the runner's tally `T`.
-    fn report<T: MatchTally>(&self) -> Result<String, String> {
-        let info = &self.parts[0].info;
-        let mut tally: T = tally_of(&self.parts[0])?;
-        for part in &self.parts[1..] {
-            tally.merge(&tally_of(part)?).map_err(|e| format!("{}: {e}", part.path.display()))?;
-        }
-        let sprt = info.sprt.map(|sprt: Sprt| {
-            let llr = sprt.llr(tally.penta());
-            SprtState { sprt, llr, verdict: sprt.verdict(llr) }
-        });
-        let heading = Heading { variant: &info.variant, seed: info.seed };
-        Ok(if self.json {
-            with_member(&tally.json(heading, sprt.as_ref(), self.elapsed), "merged", self.member) + "\n"
-        } else {
-            tally.table(heading, sprt.as_ref(), self.elapsed, self.note)
-        })
-    }
-}
-
-/// The raw tally of a part.
-fn tally_of<T: for<'de> Deserialize<'de>>(part: &Part) -> Result<T, String> {
-    serde_json::from_value(part.tally.clone())
+/// The raw tally of a part, in the form of its runner.
+fn tally_of(part: &Part) -> Result<Tally, String> {
+    Tally::read(part.tally.clone(), part.info.kind == Kind::Dice)
         .map_err(|e| format!("{}: a malformed tally in the \"shard\" member ({e})", part.path.display()))
 }
 
