@@ -306,8 +306,7 @@ fn the_protocol_agrees_with_the_rules_at_every_step() {
 /// The match referee's games of one variant, checked step by step against the rules: games of
 /// `steere` against itself, and of a fake engine that answers every `go` with one malformed or
 /// one illegal step (both chosen by the rules), each played by `steere match` and read back
-/// from its record file.
-struct RefereeAgrees(std::path::PathBuf);
+/// from its record file (written under `dir`).
 
 /// A game as the referee's record file holds it.
 #[derive(Debug)]
@@ -323,63 +322,58 @@ struct Refereed {
 /// The endings that are not a fault of a seat.
 const NOT_FAULTS: [&str; 4] = ["normal", "repetition", "draw cap", "unfinished"];
 
-impl Job for RefereeAgrees {
-    type Output = usize;
-    fn run<G: Rules>(self, variant: Variant<G>) -> usize {
-        let dice = variant.info.family == variants::Family::Dice;
-        let steere = env!("CARGO_BIN_EXE_steere");
-        let mut args: Vec<String> =
-            ["match", "--variant", variant.name(), "--rounds", "1", "--seed", "5"].map(String::from).to_vec();
-        // Both rules-given faults, asked of the fake in the variant's start position.
-        let start = variant.start();
-        let openings = self.0.join(format!("{}.fen", variant.name()));
-        std::fs::write(&openings, format!("{}\n", start.fen())).unwrap();
-        let (malformed, illegal) = (malformed_text(&start), illegal_text(&start));
-        eprintln!("{}: the fake answers {malformed:?} (malformed) and {illegal:?} (illegal)", variant.name());
-        let mut matches = vec![(None, 2)];
-        if dice {
-            matches.push((None, 3));
-        } else {
-            args.extend(["--openings".to_string(), openings.display().to_string()]);
-        }
-        matches.extend([(Some(malformed.clone()), 2), (Some(illegal), 2)]);
-        let mut games = 0;
-        for (i, (fake, players)) in matches.into_iter().enumerate() {
-            let record = self.0.join(format!("{}-{i}.record", variant.name()));
-            let mut run = args.clone();
-            let strategy = |s: &str| if dice { format!("option.Strategy={s}") } else { "depth=1".into() };
-            let engine1 = match &fake {
-                Some(text) => vec![fake_engine(&self.0, variant.name(), text), "name=fake".into()],
-                None => vec![steere.to_string(), strategy("rule28")],
-            };
-            run.extend(
-                [vec!["--engine1".into()], engine1, vec!["depth=1".into(), "--engine2".into()]].concat(),
-            );
-            run.extend([steere.to_string(), strategy("greedy"), "depth=1".into(), "--pgn".into()]);
-            run.push(record.display().to_string());
-            if dice {
-                run.extend(["--players".to_string(), players.to_string()]);
-            }
-            let out = std::process::Command::new(steere).args(&run).output().unwrap();
-            let stderr = String::from_utf8_lossy(&out.stderr);
-            assert!(out.status.success(), "{}: steere {run:?}: {stderr}", variant.name());
-            let refereed = read_record(&std::fs::read_to_string(&record).unwrap(), dice);
-            assert_eq!(refereed.len(), players, "{}: {refereed:?}", variant.name());
-            for game in &refereed {
-                check_refereed(variant, game, players, fake.as_deref());
-            }
-            if let Some(text) = &fake {
-                // Game 1: the fake decides first, and forfeits at once for what the rules say
-                // its step is.
-                let first = &refereed.iter().find(|g| g.seats[0] == "fake").unwrap();
-                assert_eq!(first.forfeit, Some(0), "{}: {first:?}", variant.name());
-                let kind = if text == &malformed { "garbage" } else { "illegal move" };
-                assert_eq!(first.reason, kind, "{}: {text:?}: {first:?}", variant.name());
-            }
-            games += refereed.len();
-        }
-        games
+fn referee_agrees<G: Rules>(variant: Variant<G>, dir: &std::path::Path) -> usize {
+    let dice = variant.info.family == variants::Family::Dice;
+    let steere = env!("CARGO_BIN_EXE_steere");
+    let mut args: Vec<String> =
+        ["match", "--variant", variant.name(), "--rounds", "1", "--seed", "5"].map(String::from).to_vec();
+    // Both rules-given faults, asked of the fake in the variant's start position.
+    let start = variant.start();
+    let openings = dir.join(format!("{}.fen", variant.name()));
+    std::fs::write(&openings, format!("{}\n", start.fen())).unwrap();
+    let (malformed, illegal) = (malformed_text(&start), illegal_text(&start));
+    eprintln!("{}: the fake answers {malformed:?} (malformed) and {illegal:?} (illegal)", variant.name());
+    let mut matches = vec![(None, 2)];
+    if dice {
+        matches.push((None, 3));
+    } else {
+        args.extend(["--openings".to_string(), openings.display().to_string()]);
     }
+    matches.extend([(Some(malformed.clone()), 2), (Some(illegal), 2)]);
+    let mut games = 0;
+    for (i, (fake, players)) in matches.into_iter().enumerate() {
+        let record = dir.join(format!("{}-{i}.record", variant.name()));
+        let mut run = args.clone();
+        let strategy = |s: &str| if dice { format!("option.Strategy={s}") } else { "depth=1".into() };
+        let engine1 = match &fake {
+            Some(text) => vec![fake_engine(&dir, variant.name(), text), "name=fake".into()],
+            None => vec![steere.to_string(), strategy("rule28")],
+        };
+        run.extend([vec!["--engine1".into()], engine1, vec!["depth=1".into(), "--engine2".into()]].concat());
+        run.extend([steere.to_string(), strategy("greedy"), "depth=1".into(), "--pgn".into()]);
+        run.push(record.display().to_string());
+        if dice {
+            run.extend(["--players".to_string(), players.to_string()]);
+        }
+        let out = std::process::Command::new(steere).args(&run).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{}: steere {run:?}: {stderr}", variant.name());
+        let refereed = read_record(&std::fs::read_to_string(&record).unwrap(), dice);
+        assert_eq!(refereed.len(), players, "{}: {refereed:?}", variant.name());
+        for game in &refereed {
+            check_refereed(variant, game, players, fake.as_deref());
+        }
+        if let Some(text) = &fake {
+            // Game 1: the fake decides first, and forfeits at once for what the rules say
+            // its step is.
+            let first = &refereed.iter().find(|g| g.seats[0] == "fake").unwrap();
+            assert_eq!(first.forfeit, Some(0), "{}: {first:?}", variant.name());
+            let kind = if text == &malformed { "garbage" } else { "illegal move" };
+            assert_eq!(first.reason, kind, "{}: {text:?}: {first:?}", variant.name());
+        }
+        games += refereed.len();
+    }
+    games
 }
 
 /// A fake engine that declares the options a match sets and answers every `go` with `text`.
@@ -519,7 +513,8 @@ fn the_match_referee_agrees_with_the_rules_at_every_step() {
     let dir = std::env::temp_dir().join(format!("steere-conformance-referee-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     for info in &variants::VARIANTS {
-        let games = variants::dispatch(info.name, RefereeAgrees(dir.clone())).unwrap();
+        let games =
+            steere::with_variant!(info.name, |variant, _search| referee_agrees(variant, &dir)).unwrap();
         assert!(games >= 6, "{}: only {games} games", info.name);
     }
     let _ = std::fs::remove_dir_all(&dir);
