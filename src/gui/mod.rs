@@ -9,7 +9,7 @@
 //! - [`view`]: a position as the page sees it, computed with the variant's rules, and what
 //!   each variant offers (its capabilities: analysis, take-backs, seats, strategies);
 //! - [`records`]: the records saved and opened, one file per format;
-//! - [`changes`]: what all games share: one id space and the signal of change;
+//! - [`changes`]: what all games share: their ids and the signal of change;
 //! - [`upkeep`]: the lifetime of the engine processes (stopped when their game ends or is
 //!   left) and the cap on games in progress;
 //! - [`limits`]: what a request may carry (the size of its body, the text of a move), and how
