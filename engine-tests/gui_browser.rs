@@ -441,6 +441,8 @@ async fn impasse_and_dipole() {
         legal_exits,
         "one button per legal exit"
     );
+    // The buttons are under the board, below the window's fold: scrolled to for the shot.
+    page.js("document.getElementById('choice').scrollIntoView({ block: 'end' });").await;
     page.shot("dipole-exit-choice").await;
     page.click("#choice button[data-move='e1off5']").await;
     let after = page.settled_after(id, |g| !g["moves"].as_array().unwrap().is_empty()).await;
