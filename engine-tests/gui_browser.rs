@@ -416,13 +416,11 @@ async fn impasse_and_dipole() {
     // the page's poll may (sent just before the new game, answered after it; under load this
     // took the tab back to the old game, its buttons gone): the tab stays with the new game.
     let shown_before = page.game_id().await;
-    page.js(
-        "window.lateState = fetch(`/api/game?id=${state.game.id}`).then((r) => r.json())\
+    page.js("window.lateState = fetch(`/api/game?id=${state.game.id}`).then((r) => r.json())\
          .then((g) => new Promise((ok) => { const t = setInterval(() => {\
            if (state.game.id !== g.id) { clearInterval(t); ok(g); } }, 10); }))\
-         .then(accept);",
-    )
-    .await;
+         .then(accept);")
+        .await;
     page.new_game("dipole", "human", "steere", 30, "").await;
     let id = page.game_id().await;
     page.client.execute_async("window.lateState.then(() => arguments[0]());", vec![]).await.unwrap();
