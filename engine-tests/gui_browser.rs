@@ -412,8 +412,20 @@ async fn impasse_and_dipole() {
     page.shot("bad-fen").await;
 
     // Dipole against the engine: the first move exits 5 checkers, chosen from the exit buttons.
+    // Meanwhile a state of the game shown before comes late, once the new game is shown, as
+    // the page's poll may (sent just before the new game, answered after it; under load this
+    // took the tab back to the old game, its buttons gone): the tab stays with the new game.
+    let shown_before = page.game_id().await;
+    page.js("window.lateState = fetch(`/api/game?id=${state.game.id}`).then((r) => r.json())\
+         .then((g) => new Promise((ok) => { const t = setInterval(() => {\
+           if (state.game.id !== g.id) { clearInterval(t); ok(g); } }, 10); }))\
+         .then(accept);")
+        .await;
     page.new_game("dipole", "human", "steere", 30, "").await;
     let id = page.game_id().await;
+    page.client.execute_async("window.lateState.then(() => arguments[0]());", vec![]).await.unwrap();
+    assert_ne!(id, shown_before, "a new game");
+    assert_eq!(page.game_id().await, id, "a late state of the game shown before took the tab back");
     page.settled(id).await;
     page.click_square("e1").await;
     let exits = page
@@ -427,6 +439,8 @@ async fn impasse_and_dipole() {
         legal_exits,
         "one button per legal exit"
     );
+    // The buttons are under the board, below the window's fold: scrolled to for the shot.
+    page.js("document.getElementById('choice').scrollIntoView({ block: 'end' });").await;
     page.shot("dipole-exit-choice").await;
     page.click("#choice button[data-move='e1off5']").await;
     let after = page.settled_after(id, |g| !g["moves"].as_array().unwrap().is_empty()).await;

@@ -1,6 +1,11 @@
-//! What the games of the GUI share, whichever their family: one id space (a tab's game id
-//! names a board game or a dice game, never both) and one signal of change that wakes the
-//! event streams (`/api/events`) when any game changes.
+//! What the games of the GUI share: their ids and one signal of change that wakes the event
+//! streams (`/api/events`) when any game changes.
+//!
+//! The signal is one count for all games: a stream woken by another game's change sends its
+//! own game's state again, unchanged, and the page redraws only when a game's own version
+//! (`Game::changed`) moved, never on a wake-up alone. The page also drops any state of a
+//! game other than the one its tab shows (`accept` in `assets/app.js`): a stream, poll or
+//! move answered after the tab moved on must not take it back.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -10,7 +15,7 @@ use std::time::Duration;
 /// when one happens.
 static CHANGES: (Mutex<u64>, Condvar) = (Mutex::new(0), Condvar::new());
 
-/// The next game id: shared by board and dice games, so that an id finds one game.
+/// The next game id: never reused, so that a tab's stored id can only find its own game.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A fresh game id.

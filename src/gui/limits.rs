@@ -6,11 +6,30 @@
 //!   line sent to engines, where a line break would end the line early and a blank would split
 //!   one move into two, and the engine would be blamed for the illegal move that follows.
 //!
+//! - games in progress, at most [`Limits::max_games`], each left when no page has shown it for
+//!   [`Limits::idle`] ([`super::upkeep`] keeps to these).
+//!
 //! A stalled upload holds only its own request's thread (the server answers each request on a
 //! thread of its own, [`super::serve`]), so it keeps no one else waiting.
 
 use std::io::Read;
+use std::time::Duration;
 use tiny_http::Request;
+
+/// The default idle timeout: a game no page has shown for this long is left.
+pub const IDLE_TIMEOUT: Duration = Duration::from_secs(180);
+
+/// The default cap on games in progress.
+pub const MAX_GAMES: usize = 8;
+
+/// How long games may stay unshown, and how many may be in progress.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// A game no page has shown for this long is left and its engines stop.
+    pub idle: Duration,
+    /// The most games in progress at once.
+    pub max_games: usize,
+}
 
 /// The largest request body read, in bytes.
 pub const MAX_BODY: usize = 1 << 20;

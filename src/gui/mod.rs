@@ -4,15 +4,16 @@
 //!
 //! The scheme, room by room:
 //! - [`guard`]: which requests are answered (only those of the server's own page);
-//! - [`games`]: the board games, one per tab, and the engine threads that play their moves;
-//! - [`view`]: a position as the page sees it, computed with the variant's rules;
-//! - [`dice`]: the dice games (Can't Stop), whose dice the server rolls; [`dice_view`] a dice
-//!   game's position as the page sees it, through the generic dice-game traits;
-//!   [`dice_record`] their saved records;
-//! - [`changes`]: what all games share: one id space and the signal of change;
+//! - [`games`]: the games, one per tab, whatever the game (board games and dice games alike,
+//!   the dice rolled by the server), and the engine threads that play their engine seats;
+//! - [`view`]: a position as the page sees it, computed with the variant's rules, and what
+//!   each variant offers (its capabilities: analysis, take-backs, seats, strategies);
+//! - [`records`]: the records saved and opened, one file per format;
+//! - [`changes`]: what all games share: their ids and the signal of change;
 //! - [`upkeep`]: the lifetime of the engine processes (stopped when their game ends or is
 //!   left) and the cap on games in progress;
-//! - [`limits`]: what a request may carry (the size of its body, the text of a move);
+//! - [`limits`]: what a request may carry (the size of its body, the text of a move), and how
+//!   many games may be in progress;
 //! - this file: the command's arguments, the HTTP server and its routes; the page itself
 //!   (`assets/`: HTML, CSS, JavaScript) is compiled into the binary, so nothing is fetched from
 //!   the network.
@@ -27,42 +28,36 @@
 //! **Routes.** `GET /` (the page), `/app.js`, `/hexboard.js` (the HexDame board),
 //! `/cantstop.js` (the Can't Stop board and controls), `/style.css`; `GET /api/setup` (variants,
 //! with a dice game's numbers of players and engine strategies, and engines); `GET /api/game?id=N`; `GET /api/events?id=N` (server-sent events: the game's
-//! state at every change); `GET /api/record?id=N` (the game as a record, text); `POST` with a JSON body: `/api/new` (a [`games::NewGame`]),
+//! state at every change); `GET /api/record?id=N` (the game as a record, text); `POST` with a JSON body: `/api/new` (a [`games::NewGame`]: a board game's `players`, a dice game's `seats`),
 //! `/api/move` (`{"id": N, "move": "d2f4"}`), `/api/truncate` (`{"id": N, "ply": K}`),
 //! `/api/takeback` and `/api/resume` (`{"id": N}`), `/api/load` (`{"text": RECORD, "index": K}`:
 //! game K of a record file, as a new game; answers `{"game": ..., "games": [titles]}`), `/api/analyse` (`{"id": N, "engine": NAME,
 //! "ply": K}` analyses the position after K moves; without `engine` it stops). Answers are JSON: a game's
-//! [`games::Snapshot`], or `{"error": "..."}` with status 400 (404 for an unknown route, 403
+//! state (its family's fields: see [`games`]), or `{"error": "..."}` with status 400 (404 for an unknown route, 403
 //! for a refused origin, 413 for a body over [`limits::MAX_BODY`]).
 //!
-//! A dice game answers the same routes where they mean something: `/api/new` with a
-//! [`dice::NewDiceGame`] (its variant says which), `/api/move` with an event token (`roll`
-//! rolls the dice), `/api/resume`, `/api/game`, `/api/events`, `/api/record` and `/api/load`
-//! (the GUI's dice record or `steere match`'s JSON lines); its answers are
-//! [`dice::DiceSnapshot`]s. Take
-//! back, play from here and analysis are board-game routes (a dice game cannot be rolled
-//! again), and say so.
+//! A dice game's `/api/move` takes an event token (`roll` rolls the dice); `/api/load` opens
+//! the GUI's dice record or `steere match`'s JSON lines too. Take back and play from here need
+//! a game that can go back ([`view::Capabilities::rewinds`]: a dice game cannot be rolled
+//! again), analysis one that can be analysed; the others say so.
 
 pub mod changes;
-pub mod dice;
-pub mod dice_record;
-pub mod dice_view;
 pub mod games;
 pub mod guard;
 pub mod limits;
+pub mod records;
 pub mod upkeep;
 pub mod view;
 
-use dice::{DiceGames, NewDiceGame};
 use games::{Games, NewGame};
 use guard::Guard;
+use limits::Limits;
 use serde::Deserialize;
 use serde_json::json;
 use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 use tiny_http::{Header, Method, Request, Response, Server};
-use upkeep::Limits;
 
 /// The page, compiled in.
 const INDEX_HTML: &str = include_str!("assets/index.html");
@@ -94,13 +89,13 @@ pub struct GuiArgs {
     /// Seconds after which a game no page shows (no open page following it, no request for it)
     /// is left: its engine processes stop. The game is kept: opened again, it plays on, its
     /// engines starting again. A finished game's engines stop at once.
-    #[arg(long, value_name = "SECONDS", default_value_t = upkeep::IDLE_TIMEOUT.as_secs(),
+    #[arg(long, value_name = "SECONDS", default_value_t = limits::IDLE_TIMEOUT.as_secs(),
           value_parser = clap::value_parser!(u64).range(1..))]
     pub idle_timeout: u64,
     /// The most games in progress at once (neither over nor left). When that many are, a new
     /// game first counts as left the games no page has shown for 5 s, and is refused ("too
     /// many games in progress") if they are still that many.
-    #[arg(long, value_name = "N", default_value_t = upkeep::MAX_GAMES as u64,
+    #[arg(long, value_name = "N", default_value_t = limits::MAX_GAMES as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_games: u64,
 }
@@ -129,43 +124,8 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
         idle: Duration::from_secs(args.idle_timeout),
         max_games: usize::try_from(args.max_games).unwrap_or(usize::MAX),
     };
-    serve(server, Guard::new(&args.bind, port), Stores::new(engines, limits));
+    serve(server, Guard::new(&args.bind, port), Games::new(engines, limits));
     Ok(())
-}
-
-/// The games of the server: board games and dice games, in one id space.
-#[derive(Clone)]
-pub struct Stores {
-    /// The board games.
-    pub board: Arc<Games>,
-    /// The dice games.
-    pub dice: Arc<DiceGames>,
-    /// The idle timeout and the cap on games in progress.
-    pub limits: Limits,
-    /// Held while a new game is admitted and made, so that two at once cannot pass the cap.
-    admission: Arc<Mutex<()>>,
-}
-
-impl Stores {
-    /// Empty stores offering `engines` to both kinds of game, within `limits`.
-    pub fn new(engines: Vec<(String, crate::client::spec::EngineSpec)>, limits: Limits) -> Stores {
-        Stores {
-            dice: DiceGames::new(engines.clone()),
-            board: Games::new(engines),
-            limits,
-            admission: Arc::new(Mutex::new(())),
-        }
-    }
-
-    /// The state of game `id`, whichever its kind, as JSON.
-    fn snapshot(&self, id: u64) -> Result<serde_json::Value, String> {
-        let json = |e: serde_json::Error| format!("cannot write the game: {e}");
-        if self.dice.has(id) {
-            serde_json::to_value(self.dice.snapshot(id)?).map_err(json)
-        } else {
-            serde_json::to_value(self.board.snapshot(id)?).map_err(json)
-        }
-    }
 }
 
 /// The engines of `--engine NAME=COMMAND`, or this steere when none is given.
@@ -198,7 +158,7 @@ pub fn engine_specs(words: &[String]) -> Result<Vec<(String, crate::client::spec
 /// Answers requests forever, each on a thread of its own: this loop only hands them over, so
 /// a client that is slow to send its body (or never does) holds its own thread alone. Also
 /// starts the upkeep of the engines ([`upkeep::start`]).
-pub fn serve(server: Server, guard: Guard, games: Stores) {
+pub fn serve(server: Server, guard: Guard, games: Arc<Games>) {
     upkeep::start(games.clone());
     while let Ok(request) = server.recv() {
         let (guard, games) = (guard.clone(), games.clone());
@@ -216,7 +176,7 @@ fn header<'a>(request: &'a Request, name: &'static str) -> Option<&'a str> {
 }
 
 /// Answers one request.
-fn handle(mut request: Request, guard: &Guard, games: &Stores) {
+fn handle(mut request: Request, guard: &Guard, games: &Arc<Games>) {
     if let Err(why) = guard.check(header(&request, "Host"), header(&request, "Origin")) {
         let _ = request.respond(json_response(403, &json!({ "error": why })));
         return;
@@ -242,7 +202,7 @@ fn handle(mut request: Request, guard: &Guard, games: &Stores) {
         (Method::Get, "/style.css") => asset(STYLE_CSS, "text/css; charset=utf-8"),
         (Method::Get, "/api/setup") => json_response(200, &setup(games)),
         (Method::Get, "/api/game") => answer(query_id(query).and_then(|id| games.snapshot(id))),
-        (Method::Get, "/api/record") => match query_id(query).and_then(|id| record_text(games, id)) {
+        (Method::Get, "/api/record") => match query_id(query).and_then(|id| games.record_text(id)) {
             Ok(text) => with_type(Response::from_string(text), "text/plain; charset=utf-8"),
             Err(e) => answer::<()>(Err(e)),
         },
@@ -271,7 +231,7 @@ const EVENT_HEARTBEAT: Duration = Duration::from_secs(1);
 /// as an upgrade (`Connection: upgrade`) only so that `tiny_http` hands over the connection;
 /// with status 200 browsers read it as an ordinary response whose body ends when the
 /// connection closes, which is what an event stream is.
-fn events(request: Request, id: u64, games: &Stores) {
+fn events(request: Request, id: u64, games: &Arc<Games>) {
     let content_type = Header::from_bytes("Content-Type", "text/event-stream").expect("a valid header");
     let no_store = Header::from_bytes("Cache-Control", "no-store").expect("a valid header");
     let response = Response::empty(200).with_header(content_type).with_header(no_store);
@@ -289,26 +249,22 @@ fn events(request: Request, id: u64, games: &Stores) {
 
 /// The variants (name, summary, family, start position; for a dice game also its numbers of
 /// players and its engine strategies) and the engines' names.
-fn setup(games: &Stores) -> serde_json::Value {
+fn setup(games: &Games) -> serde_json::Value {
     let variants: Vec<_> = crate::variants::VARIANTS
         .iter()
-        .map(|v| {
-            if crate::variants::is_dice_game(v.name) {
-                let (fewest, most) = dice_view::player_range(v.name).unwrap_or((2, 2));
-                return json!({
-                    "name": v.name,
-                    "summary": v.summary,
-                    "family": "dice",
-                    "start": dice_view::start_fen(v.name, fewest, None).unwrap_or_default(),
-                    "players": [fewest, most],
-                    "strategies": dice_view::strategies(v.name).unwrap_or_default(),
-                });
+        .filter_map(|v| {
+            let caps = view::capabilities(v.name).ok()?;
+            let mut entry =
+                json!({ "name": v.name, "summary": v.summary, "family": "board", "start": caps.start });
+            if caps.family == crate::variants::Family::Dice {
+                entry["family"] = json!("dice");
+                entry["players"] = json!([caps.players.0, caps.players.1]);
+                entry["strategies"] = json!(caps.strategies);
             }
-            let start = view::view(v.name, None, &[]).map(|p| p.fen).unwrap_or_default();
-            json!({ "name": v.name, "summary": v.summary, "family": "board", "start": start })
+            Some(entry)
         })
         .collect();
-    json!({ "variants": variants, "engines": games.board.engine_names(), "version": env!("CARGO_PKG_VERSION") })
+    json!({ "variants": variants, "engines": games.engine_names(), "version": env!("CARGO_PKG_VERSION") })
 }
 
 /// A game and what to do with it.
@@ -322,52 +278,21 @@ struct GameRequest {
 }
 
 /// Runs a `POST` route.
-fn post(route: &str, body: &str, stores: &Stores) -> Result<serde_json::Value, String> {
+fn post(route: &str, body: &str, games: &Arc<Games>) -> Result<serde_json::Value, String> {
     let parse_error = |e: serde_json::Error| format!("bad request body: {e}");
-    let json = |e: serde_json::Error| format!("cannot write the game: {e}");
     if route == "/api/new" {
-        // The variant says which kind of game the body describes.
-        let value: serde_json::Value = serde_json::from_str(body).map_err(parse_error)?;
-        let _admitted = stores.admit()?;
-        let variant = value.get("variant").and_then(|v| v.as_str()).unwrap_or_default();
-        if crate::variants::is_dice_game(variant) {
-            let new: NewDiceGame = serde_json::from_value(value).map_err(parse_error)?;
-            return serde_json::to_value(stores.dice.create(&new)?).map_err(json);
-        }
-        let new: NewGame = serde_json::from_value(value).map_err(parse_error)?;
-        return serde_json::to_value(stores.board.create(&new)?).map_err(json);
+        let new: NewGame = serde_json::from_str(body).map_err(parse_error)?;
+        let _admitted = games.admit()?;
+        return games.create(&new);
     }
     let request: GameRequest = serde_json::from_str(body).map_err(parse_error)?;
-    if stores.dice.has(request.id) {
-        return serde_json::to_value(dice_post(route, &request, &stores.dice)?).map_err(json);
-    }
-    serde_json::to_value(board_post(route, &request, &stores.board)?).map_err(json)
-}
-
-/// Runs a `POST` route on a dice game.
-fn dice_post(
-    route: &str,
-    request: &GameRequest,
-    games: &Arc<DiceGames>,
-) -> Result<dice::DiceSnapshot, String> {
+    let id = request.id;
     match route {
-        "/api/move" => games.play(request.id, request.mv.as_deref().ok_or("no event given")?),
-        "/api/resume" => games.resume(request.id),
-        "/api/truncate" | "/api/takeback" | "/api/analyse" => {
-            Err(format!("{route} is for board games: a dice game's rolls cannot be taken back"))
-        }
-        _ => Err(format!("no such action: {route}")),
-    }
-}
-
-/// Runs a `POST` route on a board game.
-fn board_post(route: &str, request: &GameRequest, games: &Arc<Games>) -> Result<games::Snapshot, String> {
-    match route {
-        "/api/move" => games.play(request.id, request.mv.as_deref().ok_or("no move given")?),
-        "/api/truncate" => games.truncate(request.id, request.ply.ok_or("no ply given")?),
-        "/api/takeback" => games.take_back(request.id),
-        "/api/resume" => games.resume(request.id),
-        "/api/analyse" => games.analyse(request.id, request.engine.as_deref(), request.ply.unwrap_or(0)),
+        "/api/move" => games.play(id, request.mv.as_deref().ok_or("no move given")?),
+        "/api/truncate" => games.truncate(id, request.ply.ok_or("no ply given")?),
+        "/api/takeback" => games.take_back(id),
+        "/api/resume" => games.resume(id),
+        "/api/analyse" => games.analyse(id, request.engine.as_deref(), request.ply.unwrap_or(0)),
         _ => Err(format!("no such action: {route}")),
     }
 }
@@ -379,22 +304,13 @@ struct LoadRequest {
     index: Option<usize>,
 }
 
-/// `/api/load`: the game and the titles of every game of the file (a dice game's record, the
-/// GUI's or `steere match`'s, is told by [`dice::is_dice_record`]).
-fn load(body: &str, games: &Stores) -> Result<serde_json::Value, String> {
+/// `/api/load`: the game and the titles of every game of the file ([`records::open`] tells
+/// the format).
+fn load(body: &str, games: &Arc<Games>) -> Result<serde_json::Value, String> {
     let request: LoadRequest = serde_json::from_str(body).map_err(|e| format!("bad request body: {e}"))?;
     let _admitted = games.admit()?;
-    if dice::is_dice_record(&request.text) {
-        let (game, titles) = games.dice.load(&request.text, request.index.unwrap_or(0))?;
-        return Ok(json!({ "game": game, "games": titles }));
-    }
-    let (game, titles) = games.board.load(&request.text, request.index.unwrap_or(0))?;
+    let (game, titles) = games.load(&request.text, request.index.unwrap_or(0))?;
     Ok(json!({ "game": game, "games": titles }))
-}
-
-/// `/api/record`: the record of game `id`, whichever its kind.
-fn record_text(games: &Stores, id: u64) -> Result<String, String> {
-    if games.dice.has(id) { games.dice.record_text(id) } else { games.board.record_text(id) }
 }
 
 /// The `id=N` of a query string.

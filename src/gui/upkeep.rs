@@ -2,12 +2,12 @@
 //!
 //! An engine process costs tens of megabytes, so it runs only while its game may need it:
 //! - a finished game's players' engines stop (its analysing engine stays, to analyse it);
-//! - a game no page has shown for the idle timeout ([`Limits::idle`]) is *left*: all its
+//! - a game no page has shown for the idle timeout ([`super::limits::Limits::idle`]) is *left*: all its
 //!   engines stop, its analysis too, and no engine is asked to move. The game itself is kept,
 //!   and asked for again (a tab reloaded, a laptop woken) it is no longer left: engine play
 //!   goes on, its engines starting again as needed. An open page asks for its game at least
 //!   once a second (its event stream's heartbeat), so a game shown is never left;
-//! - at most [`Limits::max_games`] games are in progress (neither over nor left). When that
+//! - at most [`super::limits::Limits::max_games`] games are in progress (neither over nor left). When that
 //!   many are, a new game first makes left the games no page has shown for [`RECLAIM_AFTER`]
 //!   (a tab that started a new game no longer shows its old one), and is refused if that
 //!   frees none.
@@ -15,51 +15,36 @@
 //! A thread ([`start`]) looks at every game a few times a second to do this; engines are
 //! stopped on threads of their own, since each may take a moment to quit.
 
-use super::Stores;
 use super::changes::lock;
+use super::games::Games;
 use crate::client::Engine;
-use std::sync::MutexGuard;
+use std::sync::{Arc, MutexGuard};
 use std::time::Duration;
-
-/// The default idle timeout: a game no page has shown for this long is left.
-pub const IDLE_TIMEOUT: Duration = Duration::from_secs(180);
-
-/// The default cap on games in progress.
-pub const MAX_GAMES: usize = 8;
 
 /// When the cap is reached, games no page has shown for this long are made left at once: an
 /// open page asks for its game every second or so.
 pub const RECLAIM_AFTER: Duration = Duration::from_secs(5);
 
-/// How long games may stay unshown, and how many may be in progress.
-#[derive(Clone, Copy, Debug)]
-pub struct Limits {
-    /// A game no page has shown for this long is left and its engines stop.
-    pub idle: Duration,
-    /// The most games in progress at once.
-    pub max_games: usize,
-}
-
 /// Starts the thread that stops the engines of finished and left games, for ever.
-pub fn start(stores: Stores) {
+pub fn start(games: Arc<Games>) {
     // Often enough that a finished game's engines stop within a second.
-    let period = (stores.limits.idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(1));
+    let period = (games.limits.idle / 4).clamp(Duration::from_millis(100), Duration::from_secs(1));
     std::thread::spawn(move || {
         loop {
             std::thread::sleep(period);
-            stores.release(stores.limits.idle);
+            games.reclaim(games.limits.idle);
         }
     });
 }
 
-impl Stores {
+impl Games {
     /// Lets a new game in: `Ok` with a guard to hold while it is made, or why not (the cap is
     /// reached even after the games no page shows were made left).
     pub(super) fn admit(&self) -> Result<MutexGuard<'_, ()>, String> {
         let admission = lock(&self.admission);
         let max = self.limits.max_games;
         if self.in_progress() >= max {
-            self.release(RECLAIM_AFTER.min(self.limits.idle));
+            self.reclaim(RECLAIM_AFTER.min(self.limits.idle));
         }
         if self.in_progress() >= max {
             return Err(format!(
@@ -69,17 +54,10 @@ impl Stores {
         Ok(admission)
     }
 
-    /// The games in progress, of both kinds.
-    fn in_progress(&self) -> usize {
-        self.board.in_progress() + self.dice.in_progress()
-    }
-
     /// Makes left the games no page has shown for `unseen`, and stops the engines that
     /// finished and left games no longer need.
-    fn release(&self, unseen: Duration) {
-        let mut freed = self.board.release(unseen);
-        freed.extend(self.dice.release(unseen));
-        for engine in freed {
+    fn reclaim(&self, unseen: Duration) {
+        for engine in self.release(unseen) {
             stop(engine);
         }
     }

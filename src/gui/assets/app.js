@@ -83,9 +83,14 @@ function showError(message) {
   $("error").textContent = message || "";
 }
 
+/// Takes a state of the game shown. A state can arrive late: a move's answer after the
+/// stream's newer state, or the answer of a request sent before the tab moved on to another
+/// game (a poll or a move of the game shown before, answered after the new game's own state).
+/// Such a state never goes back: not to an older version, nor to another game, which only
+/// `show` (a new game, a record opened, the tab's game found again) may bring in.
 function accept(game) {
-  // A state can arrive late (a move's answer after the stream's newer state): never go back.
-  if (state.game && game.id === state.game.id && game.version < state.game.version) return;
+  if (state.game && game.id !== state.game.id) return;
+  if (state.game && game.version < state.game.version) return;
   state.game = game;
   state.received = performance.now();
   listen(game.id);
@@ -102,6 +107,15 @@ function accept(game) {
     }
     render();
   }
+}
+
+/// Shows `game` in the tab instead of the one it showed: from its last position, nothing
+/// half-made kept.
+function show(game) {
+  state.game = null;
+  state.version = 0;
+  state.moves = null;
+  accept(game);
 }
 
 /// The ply shown and whether it is the game's last position.
@@ -435,10 +449,8 @@ async function newGame(event) {
       movetime: Number($("movetime").value) || 1000,
       clock: clock ? [Math.round(Number(clock[1]) * 60000), Math.round(Number(clock[2] || 0) * 1000)] : null,
     });
-    state.version = 0;
-    state.moves = null;
     $("record-games").hidden = true; // the record chooser belongs to the record's games
-    accept(game);
+    show(game);
   } catch (e) {
     showError(e.message);
   }
@@ -458,9 +470,7 @@ async function openRecord(index) {
     data.games.forEach((title, i) => select.add(new Option(title, String(i))));
     select.value = String(index);
     select.hidden = false;
-    state.version = 0;
-    state.moves = null;
-    accept(data.game);
+    show(data.game);
     state.shown = 0; // replay from the start
     render();
   } catch (e) {
@@ -487,8 +497,7 @@ function listen(id) {
   if (events) events.source.close();
   const source = new EventSource(`/api/events?id=${id}`);
   source.onmessage = (message) => {
-    const game = JSON.parse(message.data);
-    if (state.game && game.id === state.game.id) accept(game);
+    accept(JSON.parse(message.data));
   };
   events = { id, source };
 }
@@ -569,7 +578,7 @@ async function init() {
   const saved = sessionStorage.getItem("steere-game");
   if (saved) {
     try {
-      accept(await api(`/api/game?id=${saved}`));
+      show(await api(`/api/game?id=${saved}`));
     } catch (e) {
       await newGame();
     }

@@ -371,11 +371,8 @@ async function newDiceGame() {
     movetime: Number($("movetime").value) || 1000,
     seed: seed === "" ? null : Number(seed),
   });
-  state.version = 0;
-  state.moves = null;
-  state.highlight = [];
   $("record-games").hidden = true;
-  accept(game);
+  show(game);
 }
 
 /// Shows the form's fields for the game chosen: White and Black and the clock for a board

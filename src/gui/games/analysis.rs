@@ -1,14 +1,20 @@
-//! The analysis of a board game's position: an engine thinking with `go infinite` on a
-//! thread of its own, its `info` lines read into the game's [`Analysis`] as they come, until
-//! the page stops it or asks for another position.
+//! The analysis of a position, where the variant can be analysed (board games: see
+//! [`Capabilities::analysable`]): an engine thinking with `go infinite` on a thread of its
+//! own, its `info` lines read into the game's [`Analysis`] as they come, until the page stops
+//! it or asks for another position.
 
 use super::*;
+use crate::client::Fault;
+use std::sync::atomic::Ordering;
 
 impl Games {
     /// Has `engine` analyse the position after `ply` moves, or stops the analysis (`None`).
-    pub fn analyse(self: &Arc<Games>, id: u64, engine: Option<&str>, ply: usize) -> Result<Snapshot, String> {
+    pub fn analyse(self: &Arc<Games>, id: u64, engine: Option<&str>, ply: usize) -> Result<Value, String> {
         let game = self.game(id)?;
         let mut g = lock(&game);
+        if !g.caps.analysable {
+            return Err(format!("{} cannot be analysed: analysis is for board games", g.variant));
+        }
         g.analysis_stop.store(true, Ordering::SeqCst);
         let Some(name) = engine else {
             g.analysis = None;
@@ -17,7 +23,7 @@ impl Games {
         let (_, spec) =
             self.engines.iter().find(|(n, _)| n == name).ok_or_else(|| format!("no engine '{name}'"))?;
         let mut spec = spec.clone();
-        if g.variant != variants::DEFAULT_VARIANT {
+        if g.variant != crate::variants::DEFAULT_VARIANT {
             spec.set_variant(g.variant);
         }
         let fen = g.view().history.get(ply).cloned().ok_or_else(|| format!("the game has no ply {ply}"))?;

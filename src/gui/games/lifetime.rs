@@ -1,8 +1,10 @@
-//! Which engines of the board games may stop ([`super::super::upkeep`] stops them): a
-//! finished game's players', and every engine of a game left (no page has shown it for a
-//! while), whose analysis stops too.
+//! Which engines of the games may stop ([`super::super::upkeep`] stops them): a finished
+//! game's players' (its analysing engine stays, to analyse it), and every engine of a game
+//! left (no page has shown it for a while), whose analysis stops too.
 
 use super::*;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
 
 impl Games {
     /// The games in progress: neither over nor left.

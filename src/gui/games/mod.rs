@@ -1,75 +1,85 @@
-//! The games of the GUI: one per browser tab, each with its own engine processes.
+//! The games of the GUI, whatever the game: one per browser tab, each with its own engine
+//! processes. Nothing here names a game: the rules are the referee, reached through
+//! [`super::view`].
 //!
-//! A game is its variant, its start position, the moves played (with what the engine said of
-//! its own moves) and who plays each side: a person at the page, or an engine given on the
-//! command line. Whenever an engine is to move, a thread lends it the game's engine process,
-//! sends `position ... moves ...` and `go movetime T` (or, with a clock, `go wtime W btime B
-//! winc I binc I`), checks the answer with the rules, and
-//! plays it only if the game has not changed meanwhile (a take-back or a new game makes the
-//! answer stale: it is dropped). An engine that crashes, hangs or answers with an illegal move
-//! changes nothing: the game keeps its moves, the fault is shown, and engine play pauses until
-//! the page asks to resume (the engine is restarted if needed).
+//! A game is its variant, its start position, the steps played (with what the engines said of
+//! their own) and its seats, 2 to 4 (as many as the game has players), each a person at the
+//! page or an engine given on the command line (a dice game's engine seat may be given one of
+//! the game's fixed players as its strategy). At a chance node the server rolls the dice: a
+//! game has a seed (the page's, or one drawn from the clock) whose SplitMix64 generator gives
+//! one number per roll, and the roll is the rules' `chance_step(number % chance_total)`, so
+//! the same seed and the same decisions give the same dice. A board game has no chance node.
+//! A person rolls with the page's Roll button (`roll`: at the start of his turn, or as his
+//! decision to roll again, when the dice follow at once); an engine seat's dice are rolled for
+//! it as soon as they are due. A roll that busts is applied with the roll, by the rules.
 //!
-//! **Draws.** A game that can repeat a position (HexDame) is drawn at once by threefold
-//! repetition ([`super::view`] replays the moves through the game's history), whoever plays it.
-//! A game between two engines also ends by the match runner's draw cap for endless games
-//! (50 reversible plies in a row or 400 plies in HexDame): two engines could otherwise shuffle
-//! kings for ever. The cap is not a rule of the game, so a game with a person in it is drawn
-//! only by repetition (the person can stop whenever he likes). Once a game is drawn no engine
-//! is asked for a move and no move is accepted; its record says `1/2-1/2`.
+//! **Engine play** ([`engines`]): whenever a decision is up to an engine, a thread lends it
+//! the seat's engine process, checks its answer with the rules, and plays it only if the game
+//! has not changed meanwhile (a take-back makes the answer stale: it is dropped). A fault
+//! (a crash, a hang, an illegal answer) changes nothing: the fault is shown, and engine play
+//! pauses until the page asks to resume (the engine is restarted if needed). Its settings,
+//! per game: the engines' time per move or a clock for both sides (`go wtime ...`); the match
+//! runner's draw cap, which ends a game between two engines that could shuffle kings for ever
+//! (not a rule, so a game with a person in it is drawn only by repetition); and the pace of a
+//! dice game, whose engine decisions and first rolls wait the time per move, so that a person
+//! can follow the engines' turns.
 //!
 //! **Engine processes** stop when the game ends or is left (no page has shown it for a while),
-//! and start again when needed ([`super::upkeep`]); a left game asked for again plays on.
-//!
-//! Beside this file: [`record`] saves and opens records, [`analysis`] runs an engine's
-//! analysis, [`lifetime`] finds the engines finished and left games no longer need.
+//! and start again when needed ([`lifetime`], [`super::upkeep`]); a left game asked for again
+//! plays on. [`analysis`] runs an engine's analysis of a position, where the variant can be
+//! analysed ([`super::view::Capabilities::analysable`]). Records are written and read by
+//! [`super::records`]; this file opens them as games.
 
 mod analysis;
+mod engines;
 mod lifetime;
-mod record;
-
-pub(super) use record::read_comment;
 
 use super::changes::{self, lock};
-use super::view::{PositionView, view, view_capped};
+use super::limits::Limits;
+use super::records::{self, Opened, Played, Saved, Seat};
+use super::view::{Capabilities, EventInfo, SEARCH, View, capabilities, start_fen, view, view_capped};
+use crate::client::Engine;
 use crate::client::spec::EngineSpec;
-use crate::client::{Engine, Fault};
+use crate::game::Node;
 use crate::tools::matches::record::Category;
-use crate::variants;
-use serde::Serialize;
+use crate::tools::rng::SplitMix64;
+use crate::variants::Family;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// How much longer than its move time an engine may take before it counts as hung.
-const GRACE: Duration = Duration::from_secs(5);
+/// The largest seed the page may give: the protocol's `Seed` option takes 32 bits, and a fixed
+/// player's seed is derived from the game's (a record keeps any 64-bit seed it has).
+pub const MAX_SEED: u64 = u32::MAX as u64;
 
-/// One move of a game, with what its engine said of it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Played {
-    /// The move text.
-    pub text: String,
-    /// The engine's last depth, for an engine's move.
-    pub depth: Option<u32>,
-    /// The engine's last score (`cp 35`, `mate 3`), for an engine's move.
-    pub score: Option<String>,
-}
+/// Why a game with dice cannot go back (take back, play from here).
+const NO_REWIND: &str = "going back is for board games: a dice game's rolls cannot be taken back";
 
-/// A new game as the page asks for it.
-#[derive(Clone, Debug, serde::Deserialize)]
+/// A new game as the page asks for it: a board game's page gives `players` (and perhaps a
+/// clock), a dice game's `seats` (and perhaps a seed).
+#[derive(Clone, Debug, Deserialize)]
 pub struct NewGame {
     /// The variant's name.
     pub variant: String,
-    /// The start position (`None` or empty: the variant's).
+    /// The start position (`None` or empty: the variant's, for the seats given).
     pub fen: Option<String>,
-    /// Who plays White (P1) and Black: `human` or an engine's name.
-    pub players: [String; 2],
+    /// Who plays each seat, `human` or an engine's name (board games: White, then Black).
+    #[serde(default)]
+    pub players: Option<Vec<String>>,
+    /// The seats with their strategies, player 1 first (dice games).
+    #[serde(default)]
+    pub seats: Option<Vec<Seat>>,
     /// The engines' time per move in milliseconds (without a clock).
     pub movetime: u64,
-    /// A clock for both sides instead: `[base, increment]` in milliseconds.
+    /// A clock for every seat instead: `[base, increment]` in milliseconds.
     #[serde(default)]
     pub clock: Option<[u64; 2]>,
+    /// The seed of the dice (`None`: drawn from the clock).
+    #[serde(default)]
+    pub seed: Option<u64>,
 }
 
 /// What the analysing engine says of a position of the game.
@@ -95,72 +105,43 @@ pub struct Analysis {
     pub error: Option<String>,
 }
 
-/// A game's state as the page sees it.
-#[derive(Clone, Debug, Serialize)]
-pub struct Snapshot {
-    /// The game's id.
-    pub id: u64,
-    /// The variant.
-    pub variant: &'static str,
-    /// The start position.
-    pub start: String,
-    /// The moves played.
-    pub moves: Vec<Played>,
-    /// The current position.
-    pub position: PositionView,
-    /// Who plays each side.
-    pub players: [String; 2],
-    /// The engines' time per move.
-    pub movetime: u64,
-    /// The time left on each side's clock in milliseconds, counted to now (with a clock).
-    pub clocks: Option<[i64; 2]>,
-    /// The increment of the clock.
-    pub increment: u64,
-    /// The side that lost on time, if one did: the game is over.
-    pub time_loss: Option<&'static str>,
-    /// True while an engine thinks.
-    pub thinking: bool,
-    /// The last engine fault, while engine play is paused.
-    pub error: Option<String>,
-    /// Changes with every change of the game, so that the page redraws only when needed.
-    pub version: u64,
-    /// The analysis of a position, while one is asked for.
-    pub analysis: Option<Analysis>,
-}
-
 /// One game.
 struct Game {
     id: u64,
     variant: &'static str,
+    caps: Capabilities,
     start: String,
-    moves: Vec<Played>,
-    players: [String; 2],
+    steps: Vec<Played>,
+    seats: Vec<Seat>,
     movetime: u64,
-    /// Each side's time left in milliseconds when its turn began (with a clock).
-    clocks: Option<[i64; 2]>,
+    /// Each seat's time left in milliseconds when its turn began (with a clock).
+    clocks: Option<Vec<i64>>,
     increment: u64,
-    /// When the turn of the side to move began.
+    /// When the turn of the seat to move began.
     turn_started: Instant,
-    /// The side that lost on time.
+    /// The seat that lost on time.
     time_loss: Option<usize>,
-    /// The engine process of each side, started on its first move.
-    engines: [Option<Engine>; 2],
+    seed: u64,
+    /// The generator of the dice, after the rolls so far.
+    dice: SplitMix64,
+    /// The engine process of each seat, started at its first decision.
+    engines: Vec<Option<Engine>>,
     thinking: bool,
+    /// Set once an engine's turn has waited its pace before its first roll.
+    paced: bool,
     error: Option<String>,
-    /// Counts the changes shown to the page (moves, faults, analysis).
+    /// Counts the changes shown to the page (steps, faults, analysis).
     version: u64,
-    /// Counts the changes of the moves: an engine's answer for an older one is stale.
+    /// Counts the changes of the steps: an engine's answer for an older one is stale.
     generation: u64,
     analysis: Option<Analysis>,
     /// Raised to stop the running analysis.
     analysis_stop: Arc<AtomicBool>,
     /// The analysing engine's process, between analyses.
     analyser: Option<Engine>,
-    /// True when both sides are engines: the match runner's draw cap applies.
+    /// True when every seat is an engine: the match runner's draw cap applies.
     cap: bool,
-    /// The detail of a record opened with a draw by the draw cap (`draw cap: DETAIL`): the
-    /// game stays drawn after its last move, whatever cap the runner used, until the moves
-    /// change.
+    /// The detail of a record opened with a draw by the draw cap: see [`Opened::adjudicated`].
     adjudicated: Option<String>,
     /// When a request last named the game (an open page does every second).
     last_seen: Instant,
@@ -171,75 +152,93 @@ struct Game {
 
 impl Game {
     fn texts(&self) -> Vec<String> {
-        self.moves.iter().map(|m| m.text.clone()).collect()
+        self.steps.iter().map(|m| m.text.clone()).collect()
     }
 
     /// The position after `texts` from the game's start, with the game's draw cap.
-    fn view_of(&self, texts: &[String]) -> Result<PositionView, String> {
+    fn view_of(&self, texts: &[String]) -> Result<View, String> {
         view_capped(self.variant, Some(&self.start), texts, self.cap)
     }
 
-    fn view(&self) -> PositionView {
-        let mut position = self.view_of(&self.texts()).expect("a game holds only legal moves");
+    fn view(&self) -> View {
+        let mut position = self.view_of(&self.texts()).expect("a game holds only legal steps");
         if let Some(detail) = self.adjudicated.as_ref().filter(|_| position.result.is_none()) {
             position.result = Some(format!("draw by the draw cap: {detail}"));
-            position.draw = Some(Category::DrawCap.label());
+            position.draw = Some(Category::DrawCap);
             position.legal.clear();
         }
         position
     }
 
-    fn snapshot(&self) -> Snapshot {
-        Snapshot {
-            id: self.id,
-            variant: self.variant,
-            start: self.start.clone(),
-            moves: self.moves.clone(),
-            position: self.view(),
-            players: self.players.clone(),
-            movetime: self.movetime,
-            clocks: self.clocks_now(),
-            increment: self.increment,
-            time_loss: self.time_loss.map(|side| ["white", "black"][side]),
-            thinking: self.thinking,
-            error: self.error.clone(),
-            version: self.version,
-            analysis: self.analysis.clone(),
+    /// The game's state as the page reads it: what every game has, and its family's own
+    /// fields (a board game's moves, clocks and analysis; a dice game's seed, seats and
+    /// events, each told who made it and whether it bust).
+    fn snapshot(&self) -> Value {
+        let position = self.view();
+        let mut state = json!({
+            "id": self.id,
+            "variant": self.variant,
+            "start": self.start,
+            "movetime": self.movetime,
+            "thinking": self.thinking,
+            "error": self.error,
+            "version": self.version,
+        });
+        let own = match self.caps.family {
+            Family::Board => json!({
+                "moves": self.steps,
+                "players": self.seats.iter().map(|s| s.player.as_str()).collect::<Vec<_>>(),
+                "clocks": self.clocks_now(),
+                "increment": self.increment,
+                "time_loss": self.time_loss.map(|seat| position.seat_name(seat)),
+                "analysis": self.analysis,
+            }),
+            Family::Dice => json!({
+                "family": "dice",
+                // As text: a record's seed may exceed what a JavaScript number holds exactly.
+                "seed": self.seed.to_string(),
+                "seats": self.seats,
+                "events": self.steps.iter().zip(&position.events).map(logged).collect::<Vec<_>>(),
+            }),
+        };
+        if let (Value::Object(state), Value::Object(own)) = (&mut state, own) {
+            state.extend(own);
         }
+        state["position"] = json!(position);
+        state
     }
 
-    /// The clocks counted to now: the side to move's running time is taken off.
-    fn clocks_now(&self) -> Option<[i64; 2]> {
-        let mut clocks = self.clocks?;
-        if self.time_loss.is_none() && self.view().result.is_none() {
-            let side = usize::from(self.view().to_move != "white");
-            clocks[side] -= self.turn_started.elapsed().as_millis() as i64;
+    /// The clocks counted to now: the seat to move's running time is taken off.
+    fn clocks_now(&self) -> Option<Vec<i64>> {
+        let mut clocks = self.clocks.clone()?;
+        let view = self.view();
+        if self.time_loss.is_none() && !view.is_over() {
+            clocks[view.to_move] -= self.turn_started.elapsed().as_millis() as i64;
         }
         Some(clocks)
     }
 
-    /// Charges the move just made by `side` to its clock (and adds the increment), or records
-    /// its loss on time; the other side's turn starts now.
-    fn charge(&mut self, side: usize) {
+    /// Charges the step just made by `seat` to its clock (and adds the increment), or records
+    /// its loss on time; the next turn starts now.
+    fn charge(&mut self, seat: usize) {
         if let Some(clocks) = self.clocks.as_mut() {
-            clocks[side] -= self.turn_started.elapsed().as_millis() as i64;
-            if clocks[side] < 0 {
-                self.time_loss = Some(side);
+            clocks[seat] -= self.turn_started.elapsed().as_millis() as i64;
+            if clocks[seat] < 0 {
+                self.time_loss = Some(seat);
             } else {
-                clocks[side] += self.increment as i64;
+                clocks[seat] += self.increment as i64;
             }
         }
         self.turn_started = Instant::now();
     }
 
-    /// Records a loss on time of the side to move if its clock has run out (checked whenever
+    /// Records a loss on time of the seat to move if its clock has run out (checked whenever
     /// the game is looked at).
     fn check_flag(&mut self) {
         if let Some(clocks) = self.clocks_now() {
             let view = self.view();
-            let side = usize::from(view.to_move != "white");
-            if self.time_loss.is_none() && view.result.is_none() && clocks[side] < 0 {
-                self.time_loss = Some(side);
+            if self.time_loss.is_none() && !view.is_over() && clocks[view.to_move] < 0 {
+                self.time_loss = Some(view.to_move);
                 self.changed();
             }
         }
@@ -247,18 +246,15 @@ impl Game {
 
     /// Whether the game has ended (by the rules, a draw or a loss on time).
     fn is_over(&self) -> bool {
-        self.time_loss.is_some() || self.view().result.is_some()
+        self.time_loss.is_some() || self.view().is_over()
     }
 
-    /// The side (0 = White) to move when an engine is to move and may.
-    fn engine_to_move(&self, view: &PositionView) -> Option<usize> {
-        let side = usize::from(view.to_move != "white");
-        let may = !self.thinking
-            && !self.left
-            && self.error.is_none()
-            && view.result.is_none()
-            && self.time_loss.is_none();
-        (may && self.players[side] != "human").then_some(side)
+    /// Rolls the dice in the position `fen` (where a roll is due) and records the roll.
+    fn roll(&mut self, fen: &str) -> Result<(), String> {
+        let text = super::view::roll(self.variant, fen, self.dice.next_u64())?;
+        self.steps.push(Played::bare(&text));
+        self.generation += 1;
+        Ok(())
     }
 
     fn changed(&mut self) {
@@ -267,16 +263,20 @@ impl Game {
     }
 }
 
-/// Every game of the server, and the engines the command line offers.
+/// Every game of the server, the engines the command line offers, and the limits on games.
 pub struct Games {
     games: Mutex<HashMap<u64, Arc<Mutex<Game>>>>,
     engines: Vec<(String, EngineSpec)>,
+    /// The idle timeout and the cap on games in progress.
+    pub limits: Limits,
+    /// Held while a new game is admitted and made, so that two at once cannot pass the cap.
+    pub(super) admission: Mutex<()>,
 }
 
 impl Games {
-    /// A store offering `engines` (name and spec).
-    pub fn new(engines: Vec<(String, EngineSpec)>) -> Arc<Games> {
-        Arc::new(Games { games: Mutex::new(HashMap::new()), engines })
+    /// A store offering `engines` (name and spec), within `limits`.
+    pub fn new(engines: Vec<(String, EngineSpec)>, limits: Limits) -> Arc<Games> {
+        Arc::new(Games { games: Mutex::new(HashMap::new()), engines, limits, admission: Mutex::new(()) })
     }
 
     /// The engines' names.
@@ -284,40 +284,82 @@ impl Games {
         self.engines.iter().map(|(name, _)| name.clone()).collect()
     }
 
-    /// Starts a game; an engine to move starts thinking.
-    pub fn create(self: &Arc<Games>, new: &NewGame) -> Result<Snapshot, String> {
-        let info = variants::find(&new.variant)?;
-        for player in &new.players {
-            if player != "human" && !self.engines.iter().any(|(name, _)| name == player) {
+    /// The seats checked: known engines, and in a game with strategies known strategies
+    /// (`search` by default); none for a person.
+    fn checked_seats(&self, caps: &Capabilities, seats: Vec<Seat>) -> Result<Vec<Seat>, String> {
+        let names = || self.engine_names().join(", ");
+        let checked = |(i, seat): (usize, Seat)| {
+            if seat.is_human() {
+                return Ok(Seat::human());
+            }
+            if !self.engines.iter().any(|(name, _)| *name == seat.player) {
                 return Err(format!(
-                    "unknown player '{player}' (human or one of: {})",
-                    self.engine_names().join(", ")
+                    "seat {}: unknown player '{}' (human or one of: {})",
+                    i + 1,
+                    seat.player,
+                    names()
                 ));
             }
-        }
+            if caps.strategies.is_empty() {
+                return Ok(Seat { strategy: None, ..seat });
+            }
+            let strategy =
+                seat.strategy.as_deref().map(str::trim).filter(|s| !s.is_empty()).unwrap_or(SEARCH);
+            if !caps.strategies.contains(&strategy) {
+                let known = caps.strategies.join(", ");
+                return Err(format!("seat {}: unknown strategy '{strategy}' (one of: {known})", i + 1));
+            }
+            Ok(Seat { strategy: Some(strategy.to_string()), ..seat })
+        };
+        seats.into_iter().enumerate().map(checked).collect()
+    }
+
+    /// Starts a game; an engine to move starts playing.
+    pub fn create(self: &Arc<Games>, new: &NewGame) -> Result<Value, String> {
+        let info = crate::variants::find(&new.variant)?;
+        let caps = capabilities(info.name)?;
+        // Each family's page names its seats its own way.
+        let seats = match (caps.family, &new.players, &new.seats) {
+            (Family::Board, Some(players), _) => {
+                players.iter().map(|player| Seat { player: player.clone(), strategy: None }).collect()
+            }
+            (Family::Dice, _, Some(seats)) => seats.clone(),
+            (Family::Board, None, _) => return Err("a board game needs its players (`players`)".to_string()),
+            (Family::Dice, _, None) => return Err("a dice game needs its seats (`seats`)".to_string()),
+        };
+        let seats = self.checked_seats(&caps, seats)?;
         let fen = new.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
-        let start = view(info.name, fen, &[])?.fen;
+        let start = start_fen(info.name, seats.len(), fen)?;
+        let seed = match new.seed {
+            Some(seed) if seed > MAX_SEED => return Err(format!("seed {seed}: expected 0 to {MAX_SEED}")),
+            Some(seed) => seed,
+            None => clock_seed(),
+        };
         let id = changes::new_id();
         let game = Game {
             id,
             variant: info.name,
             start,
-            moves: Vec::new(),
-            players: new.players.clone(),
+            steps: Vec::new(),
             movetime: new.movetime.clamp(10, 600_000),
-            clocks: new.clock.map(|[base, _]| [base.clamp(100, 36_000_000) as i64; 2]),
+            clocks: new.clock.map(|[base, _]| vec![base.clamp(100, 36_000_000) as i64; seats.len()]),
             increment: new.clock.map_or(0, |[_, inc]| inc.min(600_000)),
             turn_started: Instant::now(),
             time_loss: None,
-            engines: [None, None],
+            seed,
+            dice: SplitMix64(seed),
+            engines: seats.iter().map(|_| None).collect(),
+            cap: seats.iter().all(|seat| !seat.is_human()),
+            seats,
+            caps,
             thinking: false,
+            paced: false,
             error: None,
             version: 1,
             generation: 0,
             analysis: None,
             analysis_stop: Arc::new(AtomicBool::new(false)),
             analyser: None,
-            cap: new.players.iter().all(|player| player != "human"),
             adjudicated: None,
             last_seen: Instant::now(),
             left: false,
@@ -328,7 +370,7 @@ impl Games {
         Ok(lock(&game).snapshot())
     }
 
-    /// The game `id`, seen now: a left game is no longer, and an engine to move starts.
+    /// The game `id`, seen now: a left game is no longer, and engine play goes on.
     fn game(self: &Arc<Games>, id: u64) -> Result<Arc<Mutex<Game>>, String> {
         let game =
             lock(&self.games).get(&id).cloned().ok_or_else(|| format!("no game {id} (start a new game)"))?;
@@ -344,57 +386,71 @@ impl Games {
     }
 
     /// The state of game `id`.
-    pub fn snapshot(self: &Arc<Games>, id: u64) -> Result<Snapshot, String> {
+    pub fn snapshot(self: &Arc<Games>, id: u64) -> Result<Value, String> {
         let game = self.game(id)?;
         let mut g = lock(&game);
         g.check_flag();
         Ok(g.snapshot())
     }
 
-    /// Plays a person's move (its text trimmed); refused when it is an engine's turn, the move
-    /// is illegal or its text cannot be a move ([`super::limits::move_text`]).
-    pub fn play(self: &Arc<Games>, id: u64, text: &str) -> Result<Snapshot, String> {
+    /// Plays a person's step (its text trimmed): `roll` rolls the dice where they are due
+    /// (and, where it is the decision to roll again, rolls them at once). Refused on an
+    /// engine's turn, after the end, for a roll of the player's own making, for text that
+    /// cannot be a step ([`super::limits::move_text`]) and for anything the rules refuse.
+    pub fn play(self: &Arc<Games>, id: u64, text: &str) -> Result<Value, String> {
         let text = super::limits::move_text(text)?;
         let game = self.game(id)?;
-        {
-            let mut g = lock(&game);
-            g.check_flag();
-            if let Some(side) = g.time_loss {
-                return Err(format!("{} has lost on time", ["white", "black"][side]));
+        let mut g = lock(&game);
+        g.check_flag();
+        let view = g.view();
+        if let Some(seat) = g.time_loss {
+            return Err(format!("{} has lost on time", view.seat_name(seat)));
+        }
+        if let Some(result) = &view.result {
+            return Err(format!("the game is over: {result}"));
+        }
+        let (seat, to_move) = (&g.seats[view.to_move], view.seat_name(view.to_move));
+        if !seat.is_human() {
+            return Err(format!("it is {to_move}'s turn, played by {}", seat.label()));
+        }
+        if view.node == Node::Chance {
+            if text != "roll" {
+                return Err(format!("'{text}': the dice are due, and the server rolls them: send 'roll'"));
             }
-            let position = g.view();
-            if let Some(result) = position.result {
-                return Err(format!("the game is over: {result}"));
-            }
-            let side = usize::from(position.to_move != "white");
-            if g.players[side] != "human" {
-                return Err(format!("it is {}'s turn", g.players[side]));
-            }
+            g.roll(&view.fen)?;
+        } else {
             let mut texts = g.texts();
             texts.push(text.to_string());
-            g.view_of(&texts)?;
-            g.charge(side);
-            g.moves.push(Played { text: text.to_string(), depth: None, score: None });
+            let after = g.view_of(&texts)?;
+            g.charge(view.to_move);
+            g.steps.push(Played::bare(text));
             g.generation += 1;
-            g.changed();
+            // The player chose to roll again: the dice follow at once.
+            if after.node == Node::Chance && after.to_move == view.to_move {
+                g.roll(&after.fen)?;
+            }
         }
-        self.kick(&game);
+        g.changed();
+        self.kick_locked(g, &game);
         Ok(lock(&game).snapshot())
     }
 
-    /// Goes back to the position after `ply` moves (0: the start), dropping the later moves; an
+    /// Goes back to the position after `ply` steps (0: the start), dropping the later ones; an
     /// engine thinking on a later position is ignored when it answers.
-    pub fn truncate(self: &Arc<Games>, id: u64, ply: usize) -> Result<Snapshot, String> {
+    pub fn truncate(self: &Arc<Games>, id: u64, ply: usize) -> Result<Value, String> {
         let game = self.game(id)?;
         {
             let mut g = lock(&game);
-            if ply > g.moves.len() {
-                return Err(format!("the game has only {} moves", g.moves.len()));
+            if !g.caps.rewinds {
+                return Err(NO_REWIND.to_string());
             }
-            if ply < g.moves.len() {
+            if ply > g.steps.len() {
+                return Err(format!("the game has only {} moves", g.steps.len()));
+            }
+            if ply < g.steps.len() {
                 g.adjudicated = None; // the adjudicated end is gone with the moves
             }
-            g.moves.truncate(ply);
+            g.steps.truncate(ply);
             g.generation += 1;
             g.time_loss = None;
             g.turn_started = Instant::now();
@@ -406,19 +462,17 @@ impl Games {
         Ok(lock(&game).snapshot())
     }
 
-    /// Takes back the last move, and the engine's moves before it, back to a person's turn.
-    pub fn take_back(self: &Arc<Games>, id: u64) -> Result<Snapshot, String> {
+    /// Takes back the last step, and the engines' steps before it, back to a person's turn.
+    pub fn take_back(self: &Arc<Games>, id: u64) -> Result<Value, String> {
         let game = self.game(id)?;
         let ply = {
             let g = lock(&game);
+            if !g.caps.rewinds {
+                return Err(NO_REWIND.to_string());
+            }
             let mut texts = g.texts();
             texts.pop();
-            while !texts.is_empty() {
-                let position = view(g.variant, Some(&g.start), &texts)?;
-                let side = usize::from(position.to_move != "white");
-                if g.players[side] == "human" {
-                    break;
-                }
+            while !texts.is_empty() && !g.seats[view(g.variant, Some(&g.start), &texts)?.to_move].is_human() {
                 texts.pop();
             }
             texts.len()
@@ -427,130 +481,82 @@ impl Games {
     }
 
     /// Clears an engine fault and lets engine play go on (restarting a broken engine).
-    pub fn resume(self: &Arc<Games>, id: u64) -> Result<Snapshot, String> {
+    pub fn resume(self: &Arc<Games>, id: u64) -> Result<Value, String> {
         let game = self.game(id)?;
-        {
-            let mut g = lock(&game);
-            g.error = None;
-            g.changed();
-        }
-        self.kick(&game);
+        let mut g = lock(&game);
+        g.error = None;
+        g.changed();
+        self.kick_locked(g, &game);
         Ok(lock(&game).snapshot())
     }
 
-    /// Starts the engine's move if an engine is to move.
-    fn kick(self: &Arc<Games>, game: &Arc<Mutex<Game>>) {
-        let mut g = lock(game);
-        let position = g.view();
-        let Some(side) = g.engine_to_move(&position) else { return };
-        let name = g.players[side].clone();
-        let Some((_, spec)) = self.engines.iter().find(|(n, _)| *n == name) else { return };
-        let mut spec = spec.clone();
-        if g.variant != variants::DEFAULT_VARIANT {
-            spec.set_variant(g.variant);
+    /// The record of game `id` in its family's format ([`records::write`]).
+    pub fn record_text(self: &Arc<Games>, id: u64) -> Result<String, String> {
+        let game = self.game(id)?;
+        let g = lock(&game);
+        Ok(records::write(&Saved {
+            variant: g.variant,
+            start: &g.start,
+            seed: g.seed,
+            seats: &g.seats,
+            movetime: g.movetime,
+            steps: &g.steps,
+            time_loss: g.time_loss,
+            view: g.view(),
+        }))
+    }
+
+    /// Opens game `index` (from 0) of a record file ([`records::open`]) as a new game between
+    /// people, with the recorded depths, scores and seed (the dice moved on past the recorded
+    /// rolls). Returns it and a title for every game of the file.
+    pub fn load(self: &Arc<Games>, text: &str, index: usize) -> Result<(Value, Vec<String>), String> {
+        let (opened, titles) = records::open(text, index)?;
+        let Opened { variant, fen, seed, steps, adjudicated } = opened;
+        let texts: Vec<String> = steps.iter().map(|s| s.text.clone()).collect();
+        let position = view(&variant, fen.as_deref(), &texts)?;
+        let new = NewGame {
+            variant,
+            fen,
+            players: Some(vec!["human".to_string(); position.players]),
+            seats: Some(vec![Seat::human(); position.players]),
+            movetime: 1000,
+            clock: None,
+            seed: Some(0),
+        };
+        let id = self.create(&new)?["id"].as_u64().expect("a game has an id");
+        let game = self.game(id)?;
+        let mut g = lock(&game);
+        // A record may come with any 64-bit seed (the match runner's are): kept as it is.
+        g.seed = seed.unwrap_or_else(clock_seed);
+        g.dice = SplitMix64(g.seed);
+        for _ in position.events.iter().filter(|e| e.roll) {
+            g.dice.next_u64();
         }
-        let engine = g.engines[side].take().filter(Engine::is_usable);
-        let go = match g.clocks_now() {
-            Some([white, black]) => format!(
-                "go wtime {} btime {} winc {inc} binc {inc}",
-                white.max(0),
-                black.max(0),
-                inc = g.increment
-            ),
-            None => format!("go movetime {}", g.movetime),
-        };
-        let budget = match g.clocks_now() {
-            Some(clocks) => clocks[side].max(0) as u64,
-            None => g.movetime,
-        };
-        let request =
-            (g.generation, format!("position fen {}{}", g.start, moves_suffix(&g.texts())), go, budget);
-        g.thinking = true;
+        g.steps = steps;
+        g.adjudicated = adjudicated;
+        g.generation += 1;
         g.changed();
-        let (games, game) = (self.clone(), game.clone());
-        std::thread::spawn(move || {
-            let (generation, position_line, go, budget) = request;
-            let (engine, reply) = think(engine, &spec, &position_line, &go, budget);
-            games.answer(&game, side, &name, generation, engine, reply);
-        });
-    }
-
-    /// Takes an engine's answer: plays it if the game is still where the engine was asked.
-    fn answer(
-        self: &Arc<Games>,
-        game: &Arc<Mutex<Game>>,
-        side: usize,
-        name: &str,
-        generation: u64,
-        engine: Option<Engine>,
-        reply: Result<Played, String>,
-    ) {
-        {
-            let mut g = lock(game);
-            g.engines[side] = engine;
-            if g.generation != generation {
-                return; // the moves changed while the engine thought: the answer is stale
-            }
-            g.thinking = false;
-            let checked = reply.and_then(|played| {
-                let mut texts = g.texts();
-                texts.push(played.text.clone());
-                g.view_of(&texts)
-                    .map(|_| played)
-                    .map_err(|e| format!("{name} answered with an illegal move: {e}"))
-            });
-            match checked {
-                Ok(played) => {
-                    g.charge(side);
-                    if g.time_loss.is_none() {
-                        g.moves.push(played);
-                        g.generation += 1;
-                    }
-                }
-                Err(e) => g.error = Some(e),
-            }
-            g.changed();
-        }
-        self.kick(game);
+        Ok((g.snapshot(), titles))
     }
 }
 
-/// ` moves M1 M2 ...`, or nothing for no moves.
-pub(super) fn moves_suffix(texts: &[String]) -> String {
-    if texts.is_empty() { String::new() } else { format!(" moves {}", texts.join(" ")) }
+/// A dice game's step as the page's log shows it: who made it, whether it was a roll and
+/// whether it bust; the engine's depth and score are left out when there are none (a long
+/// game's state is sent on every change).
+fn logged((played, info): (&Played, &EventInfo)) -> Value {
+    let mut event =
+        json!({ "text": played.text, "player": info.player, "roll": info.roll, "bust": info.bust });
+    if let Some(depth) = played.depth {
+        event["depth"] = json!(depth);
+    }
+    if let Some(score) = &played.score {
+        event["score"] = json!(score);
+    }
+    event
 }
 
-/// Asks `engine` (started from `spec` if `None`) for a move with `go`, allowing it `budget`
-/// milliseconds (plus a grace); returns the engine to keep (none when it failed) and the move
-/// or what went wrong. Dice games ask their engines the same way.
-pub(super) fn think(
-    engine: Option<Engine>,
-    spec: &EngineSpec,
-    position: &str,
-    go: &str,
-    budget: u64,
-) -> (Option<Engine>, Result<Played, String>) {
-    let name = spec.name.clone().unwrap_or_else(|| spec.command.join(" "));
-    let mut engine = match engine {
-        Some(engine) => engine,
-        None => match Engine::start(spec) {
-            Ok(engine) => engine,
-            Err(e) => return (None, Err(format!("{name} could not start: {e}"))),
-        },
-    };
-    let limit = Duration::from_millis(budget) + GRACE;
-    match engine.think(position, go, limit) {
-        Ok(reply) if reply.bestmove.is_empty() || reply.bestmove == "(none)" => {
-            (Some(engine), Err(format!("{name} answered 'bestmove {}' without a move", reply.bestmove)))
-        }
-        Ok(reply) => {
-            (Some(engine), Ok(Played { text: reply.bestmove, depth: reply.depth, score: reply.score }))
-        }
-        Err(Fault::Crash(detail)) => (None, Err(format!("{name} crashed: {detail}"))),
-        Err(Fault::Protocol(detail)) => (None, Err(format!("{name} broke the protocol: {detail}"))),
-        Err(Fault::NoAnswer { waited, .. }) => {
-            engine.kill();
-            (None, Err(format!("{name} gave no move within {:.1} s", waited.as_secs_f64())))
-        }
-    }
+/// A seed from the clock, for a game that gave none.
+fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+    (now.as_secs() ^ u64::from(now.subsec_nanos()).rotate_left(16)) % (MAX_SEED + 1)
 }

@@ -26,11 +26,59 @@
 //! - `Result` and the last token are `p1win` .. `p4win`, or `*` for an unfinished game (as
 //!   the protocol's `query result` words a winner).
 //!
-//! The reader checks the form only; the GUI replays the events with the rules before it keeps
-//! them.
+//! The reader ([`parse`]) checks the form only; [`open`] replays the events with the rules.
 
+use super::{Opened, Saved, played};
+use crate::gui::view::view;
 use crate::tools::matches::record::{Movetext, movetext, parse_tag, write_tag};
 use std::fmt::Write as _;
+
+/// The game as a record, a new line for each turn (where the player changes).
+pub(super) fn write(game: &Saved) -> String {
+    let events = &game.view.events;
+    let breaks = (1..events.len()).filter(|&i| events[i - 1].player != events[i].player).collect();
+    let comment = |depth: Option<u32>, score: Option<&String>| {
+        let words: Vec<String> =
+            depth.map(|d| format!("d{d}")).into_iter().chain(score.map(|s| s.replace(' ', ""))).collect();
+        (!words.is_empty()).then(|| words.join(" "))
+    };
+    DiceRecord {
+        variant: game.variant.to_string(),
+        fen: game.start.to_string(),
+        seed: Some(game.seed),
+        seats: game.seats.iter().map(|s| (s.player.clone(), s.strategy.clone())).collect(),
+        events: game.steps.iter().map(|e| (e.text.clone(), comment(e.depth, e.score.as_ref()))).collect(),
+        breaks,
+        result: result_token(game.view.winner),
+    }
+    .to_text()
+}
+
+/// `p1win` .. `p4win` for the winner's seat (from 0), `*` while the game goes on.
+fn result_token(winner: Option<usize>) -> String {
+    winner.map_or("*".to_string(), |w| format!("p{}win", w + 1))
+}
+
+/// The game of a record (it holds one), replayed with the rules: its result must be theirs.
+pub(super) fn open(text: &str) -> Result<(Opened, Vec<String>), String> {
+    let record = parse(text)?;
+    let texts: Vec<String> = record.events.iter().map(|(e, _)| e.clone()).collect();
+    let position = view(&record.variant, Some(&record.fen), &texts)?;
+    let replayed = result_token(position.winner);
+    if replayed != record.result {
+        return Err(format!("the record's result is {}, but its events give {replayed}", record.result));
+    }
+    let title = format!("1: {} players, {} events, {}", position.players, texts.len(), record.result);
+    let steps = record.events.iter().map(|(text, comment)| played(text, comment.as_deref())).collect();
+    let opened = Opened {
+        variant: record.variant,
+        fen: Some(record.fen),
+        seed: record.seed,
+        steps,
+        adjudicated: None,
+    };
+    Ok((opened, vec![title]))
+}
 
 /// A dice game as its record holds it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
