@@ -4,12 +4,11 @@
 //! Tools and the protocol are written once, generically over [`Rules`]. [`crate::with_variant`]
 //! is the one dispatch: it runs an expression with the named variant's game type and the
 //! search that plays it ([`AlphaBeta`] or [`Expectimax`]: which search plays a variant is a
-//! capability of its entry). The older forms, a [`Job`] run by [`dispatch`] and a family's job
-//! by [`dispatch_board`] or [`dispatch_chance`], are written over it, for the layers not yet
-//! moved to it. Adding a game is adding a line to [`VARIANTS`] and an arm to
+//! capability of its entry); `with_variant!(board ...)` and `with_variant!(dice ...)` are the
+//! same for a tool that only one family has. Adding a game is adding a line to [`VARIANTS`] and an arm to
 //! [`crate::with_variant`]: nothing else names a game.
 
-use crate::game::{BoardRules, ChanceRules, Rules};
+use crate::game::{ChanceRules, Rules};
 
 /// The two families of games: each has its own search and its own traits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,34 +162,7 @@ impl<G: Rules> Variant<G> {
     }
 }
 
-/// Work to be done with the rules of one variant, whichever it is: [`dispatch`] calls
-/// [`Job::run`] with the variant's game type.
-pub trait Job {
-    /// What the work returns.
-    type Output;
-    /// Does the work with the rules of `variant`.
-    fn run<G: Rules>(self, variant: Variant<G>) -> Self::Output;
-}
-
-/// Work to be done with a board game and its alpha-beta search: [`dispatch_board`] calls
-/// [`BoardJob::run`] with the variant's game type.
-pub trait BoardJob {
-    /// What the work returns.
-    type Output;
-    /// Does the work with the rules of `variant`.
-    fn run<G: BoardRules>(self, variant: Variant<G>) -> Self::Output;
-}
-
-/// Work to be done with a dice game and its chance-node search: [`dispatch_chance`] calls
-/// [`ChanceJob::run`] with the variant's game type.
-pub trait ChanceJob {
-    /// What the work returns.
-    type Output;
-    /// Does the work with the rules of `variant`.
-    fn run<G: ChanceRules>(self, variant: Variant<G>) -> Self::Output;
-}
-
-/// The search that plays a board game: alpha-beta over [`BoardRules`] (two players, no
+/// The search that plays a board game: alpha-beta over [`BoardRules`](crate::game::BoardRules) (two players, no
 /// chance). A marker: each layer that needs a search implements its own trait for it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AlphaBeta;
@@ -211,7 +183,7 @@ pub struct Expectimax;
 ///
 /// `with_variant!(board name, |variant| body)` is the same for a tool that only board games
 /// have (`solve`, `book`): `body` is compiled for the board games' entries only (it may ask
-/// for [`BoardRules`]), and a dice game's name gives `Err` saying so; `with_variant!(dice name,
+/// for [`BoardRules`](crate::game::BoardRules)), and a dice game's name gives `Err` saying so; `with_variant!(dice name,
 /// |variant| body)` likewise for the dice games ([`ChanceRules`]).
 #[macro_export]
 macro_rules! with_variant {
@@ -263,21 +235,6 @@ macro_rules! __variant_arm {
         let $s = $crate::variants::$search;
         Ok($body)
     }};
-}
-
-/// Runs `job` with the rules of the variant called `name`, or says that there is none.
-pub fn dispatch<J: Job>(name: &str, job: J) -> Result<J::Output, String> {
-    crate::with_variant!(name, |variant, _search| job.run(variant))
-}
-
-/// Runs `job` with the rules of the board game called `name`, or says that there is none.
-pub fn dispatch_board<J: BoardJob>(name: &str, job: J) -> Result<J::Output, String> {
-    crate::with_variant!(board name, |variant| job.run(variant))
-}
-
-/// Runs `job` with the rules of the dice game called `name`, or says that there is none.
-pub fn dispatch_chance<J: ChanceJob>(name: &str, job: J) -> Result<J::Output, String> {
-    crate::with_variant!(dice name, |variant| job.run(variant))
 }
 
 /// Whether the variant called `name` is a dice game (false for unknown names).

@@ -5,6 +5,7 @@
 //! [`usage`] turns clap's usage errors into the one-line errors the README promises.
 
 pub mod book;
+pub mod gui;
 pub mod matches;
 pub mod solve;
 pub mod usage;
@@ -198,7 +199,7 @@ pub enum Command {
     /// has shown it for --idle-timeout); at most --max-games games are in progress at once;
     /// request bodies over 1 MiB are refused (docs/gui.md, "Limits").
     /// Example: steere gui --open; steere gui --engine fast="steere" --engine other="./my-engine --uci"
-    Gui(crate::gui::GuiArgs),
+    Gui(gui::GuiArgs),
     /// The exact odds of a dice game's position: the chance of busting on the next roll, and
     /// what each decision of the player to move leads to.
     ///
