@@ -18,6 +18,7 @@ pub mod board;
 pub mod choice;
 pub mod dice;
 pub mod eval;
+pub mod game;
 pub mod notation;
 pub mod odds;
 

@@ -1,7 +1,7 @@
 //! What the engine knows of a game: the tool-facing [`Rules`] (every game), and the two search
 //! traits, [`Game`] for the alpha-beta search (Impasse, Dipole, HexDame) and [`ChanceGame`] for
-//! the chance-node search (Can't Stop). Each game implements them in its adapter here
-//! (`impasse.rs`, `dipole.rs`, `hexdame.rs`, `cantstop.rs`); nothing else in this room names a game.
+//! the chance-node search (Can't Stop). Each game implements them in its own room (its
+//! `game.rs`: `src/impasse/game.rs`, ...); this room names no game.
 //!
 //! [`Game`] is everything the alpha-beta search may know about a game, and no more: the search
 //! is written against it only, so that a new game is a new implementation of it, not a change
@@ -109,7 +109,7 @@ impl<G: Game + Rules<Step = <G as Game>::Move>> BoardRules for G {}
 
 /// The items of [`Rules`] that every two-player board game answers alike from its [`Game`]
 /// and its `side_to_move()` (a colour with `index()`: 0 for the first player): invoked inside
-/// the adapters' `impl Rules`, so that the three of them say it once.
+/// the game rooms' `impl Rules` (each room's `game.rs`), so that the three of them say it once.
 macro_rules! board_game_rules {
     () => {
         type Steps = <Self as $crate::game::Game>::MoveList;
@@ -159,11 +159,7 @@ macro_rules! board_game_rules {
     };
 }
 
-// The adapters come after the macro they use.
-pub mod cantstop;
-pub mod dipole;
-pub mod hexdame;
-pub mod impasse;
+pub(crate) use board_game_rules;
 
 /// The [`Rules::result`] of a game whose search's [`Game::outcome`] is told from the side to
 /// move's point of view: for the board games' adapters.

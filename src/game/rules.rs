@@ -9,7 +9,7 @@
 //!
 //! The searches do not see this trait: alpha-beta reads [`crate::game::Game`] and expectimax
 //! [`crate::game::ChanceGame`], both lean and fast. A game implements this trait beside its
-//! search's, in its adapter (`game/NAME.rs`), and which search plays a variant is a capability
+//! search's, in its own room (`src/NAME/game.rs`), and which search plays a variant is a capability
 //! of its registry entry (`crate::variants`).
 //!
 //! What tells apart the variants one game type plays (a board size, a number of players, rule

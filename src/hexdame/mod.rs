@@ -15,6 +15,7 @@
 
 pub mod board;
 pub mod eval;
+pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod zobrist;

@@ -4,10 +4,10 @@
 //! exit, or the pass), unique among the moves of a position. History slots are the side to
 //! move, the start square and the landing square, or the exit's k, or the pass.
 
-use super::{Game, MoveTextError, Outcome, Params, Rules};
 use crate::dipole::board::{MAX_SQUARES, Variant};
 use crate::dipole::notation::{self, MoveError};
 use crate::dipole::{Move, MoveKind, MoveList, Position, eval};
+use crate::game::{Game, MoveTextError, Outcome, Params, Rules};
 
 /// History slots per start square: a landing square, an exit of k = 1..=20, or the pass.
 const SLOTS: usize = MAX_SQUARES + 21;
@@ -86,7 +86,7 @@ impl Params for Variant {
     }
 
     fn with_players(self, players: usize) -> Result<Variant, String> {
-        super::rules::two_players_only(self, players)
+        crate::game::rules::two_players_only(self, players)
     }
 }
 
@@ -94,7 +94,7 @@ impl Rules for Position {
     type Step = Move;
     type Params = Variant;
 
-    board_game_rules!();
+    crate::game::board_game_rules!();
     const FEN_FIELDS: usize = 2;
     const EVAL_UNIT: &'static str = "hundredths of a checker";
 

@@ -5,7 +5,7 @@
 //! from what stands on `from` and `to` (a removal has `to == from`), so the code is unique among
 //! the legal moves, as [`Game::move_code`] requires.
 
-use super::{Game, MoveTextError, Outcome, Rules};
+use crate::game::{Game, MoveTextError, Outcome, Rules};
 use crate::impasse::notation::{self, MoveError};
 use crate::impasse::{Move, MoveKind, MoveList, Position, eval};
 
@@ -68,7 +68,7 @@ impl Rules for Position {
     type Step = Move;
     type Params = ();
 
-    board_game_rules!();
+    crate::game::board_game_rules!();
     const FEN_FIELDS: usize = 2;
     const EVAL_UNIT: &'static str = "hundredths of a checker";
 

@@ -1,9 +1,9 @@
 //! Can't Stop as the tools' [`Rules`] and the chance-node search's [`ChanceGame`].
 
-use super::chance::{ChanceGame, ChanceRules};
-use super::{GameResult, MoveTextError, Node, Params, Rules};
 use crate::cantstop::dice::{self, Dice, OUTCOMES};
 use crate::cantstop::{ChoiceSet, Event, EventError, Phase, Position, baseline, eval, notation, odds};
+use crate::game::{ChanceGame, ChanceRules};
+use crate::game::{GameResult, MoveTextError, Node, Params, Rules};
 
 /// Can't Stop's parameters: the number of players (the place of the rulebook's options, too).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -8,7 +8,7 @@
 //! Move codes are the start cell, the final cell and, for captures that share both, an ordinal
 //! (see [`Move::code`]). History slots are the side to move, the start cell and the final cell.
 
-use super::{Game, MoveTextError, Outcome, Rules};
+use crate::game::{Game, MoveTextError, Outcome, Rules};
 use crate::hexdame::board::{CELLS, bit};
 use crate::hexdame::notation::{self, MoveError};
 use crate::hexdame::{Kind, Move, MoveList, Position, eval, movegen};
@@ -80,7 +80,7 @@ impl Rules for Position {
     type Step = Move;
     type Params = ();
 
-    board_game_rules!();
+    crate::game::board_game_rules!();
     const FEN_FIELDS: usize = 1;
     const EVAL_UNIT: &'static str = "hundredths of a man";
 
