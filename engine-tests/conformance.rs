@@ -303,11 +303,6 @@ fn the_protocol_agrees_with_the_rules_at_every_step() {
     }
 }
 
-/// The match referee's games of one variant, checked step by step against the rules: games of
-/// `steere` against itself, and of a fake engine that answers every `go` with one malformed or
-/// one illegal step (both chosen by the rules), each played by `steere match` and read back
-/// from its record file (written under `dir`).
-
 /// A game as the referee's record file holds it.
 #[derive(Debug)]
 struct Refereed {
@@ -322,6 +317,10 @@ struct Refereed {
 /// The endings that are not a fault of a seat.
 const NOT_FAULTS: [&str; 4] = ["normal", "repetition", "draw cap", "unfinished"];
 
+/// The match referee's games of one variant, checked step by step against the rules: games of
+/// `steere` against itself, and of a fake engine that answers every `go` with one malformed or
+/// one illegal step (both chosen by the rules), each played by `steere match` and read back
+/// from its record file (written under `dir`).
 fn referee_agrees<G: Rules>(variant: Variant<G>, dir: &std::path::Path) -> usize {
     let dice = variant.info.family == variants::Family::Dice;
     let steere = env!("CARGO_BIN_EXE_steere");
@@ -346,7 +345,7 @@ fn referee_agrees<G: Rules>(variant: Variant<G>, dir: &std::path::Path) -> usize
         let mut run = args.clone();
         let strategy = |s: &str| if dice { format!("option.Strategy={s}") } else { "depth=1".into() };
         let engine1 = match &fake {
-            Some(text) => vec![fake_engine(&dir, variant.name(), text), "name=fake".into()],
+            Some(text) => vec![fake_engine(dir, variant.name(), text), "name=fake".into()],
             None => vec![steere.to_string(), strategy("rule28")],
         };
         run.extend([vec!["--engine1".into()], engine1, vec!["depth=1".into(), "--engine2".into()]].concat());
