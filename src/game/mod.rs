@@ -110,7 +110,27 @@ impl<G: Game + Rules<Step = <G as Game>::Move>> BoardRules for G {}
 /// The items of [`Rules`] that every two-player board game answers alike from its [`Game`]
 /// and its `side_to_move()` (a colour with `index()`: 0 for the first player): invoked inside
 /// the game rooms' `impl Rules` (each room's `game.rs`), so that the three of them say it once.
+/// `board_game_rules!(one board)` adds what a game with no parameters (one board, no options)
+/// answers alike: its start is `startpos()`, its FEN is `from_fen`/`to_fen`.
 macro_rules! board_game_rules {
+    (one board) => {
+        $crate::game::board_game_rules!();
+        type Params = ();
+
+        fn start((): ()) -> Self {
+            Self::startpos()
+        }
+
+        fn parse_fen((): (), text: &str) -> Result<Self, String> {
+            Self::from_fen(text).map_err(|e| e.to_string())
+        }
+
+        fn fen(&self) -> String {
+            self.to_fen()
+        }
+
+        fn params(&self) {}
+    };
     () => {
         type Steps = <Self as $crate::game::Game>::MoveList;
 

@@ -78,25 +78,10 @@ impl Game for Position {
 
 impl Rules for Position {
     type Step = Move;
-    type Params = ();
 
-    crate::game::board_game_rules!();
+    crate::game::board_game_rules!(one board);
     const FEN_FIELDS: usize = 1;
     const EVAL_UNIT: &'static str = "hundredths of a man";
-
-    fn start((): ()) -> Position {
-        Position::startpos()
-    }
-
-    fn parse_fen((): (), text: &str) -> Result<Position, String> {
-        Position::from_fen(text).map_err(|e| e.to_string())
-    }
-
-    fn fen(&self) -> String {
-        self.to_fen()
-    }
-
-    fn params(&self) {}
 
     fn parse_step(&self, text: &str) -> Result<Move, MoveTextError> {
         self.parse_move(text).map_err(|e| match e {
