@@ -33,6 +33,7 @@ pub mod game;
 pub mod gui;
 pub mod hexdame;
 pub mod impasse;
+pub mod levels;
 pub mod protocol;
 pub mod quote;
 pub mod realtime;

@@ -35,6 +35,9 @@ pub struct VariantInfo {
     /// The opening book of `steere match` (`positions/openings-NAME.fen`, compiled in); empty
     /// for a dice game, whose matches start from the start and vary by their dice.
     pub openings: &'static str,
+    /// The measured Elo of each strength level (`positions/levels-NAME.txt`, compiled in;
+    /// see [`crate::levels::elo_table`]), which `UCI_Elo` chooses from.
+    pub levels: &'static str,
     /// The family: which traits, search and tools the game uses.
     pub family: Family,
 }
@@ -52,6 +55,7 @@ pub const VARIANTS: [VariantInfo; 5] = [
         summary: "Impasse (Mark Steere, 2010): 8x8, singles and doubles race to get rid of their checkers",
         rules_doc: "docs/rules/impasse.md",
         bench_fens: include_str!("../positions/bench-impasse.fen"),
+        levels: include_str!("../positions/levels-impasse.txt"),
         bench_depth: 14,
         openings: include_str!("../positions/openings-impasse.fen"),
         family: Family::Board,
@@ -61,6 +65,7 @@ pub const VARIANTS: [VariantInfo; 5] = [
         summary: "Dipole (Mark Steere, 2007): 8x8, one stack of 12 per side; move k checkers k squares, capture, exit",
         rules_doc: "docs/rules/dipole.md",
         bench_fens: include_str!("../positions/bench-dipole.fen"),
+        levels: include_str!("../positions/levels-dipole.txt"),
         bench_depth: 12,
         openings: include_str!("../positions/openings-dipole.fen"),
         family: Family::Board,
@@ -70,6 +75,7 @@ pub const VARIANTS: [VariantInfo; 5] = [
         summary: "Dipole on 10x10 with one stack of 20 per side",
         rules_doc: "docs/rules/dipole.md",
         bench_fens: include_str!("../positions/bench-dipole10.fen"),
+        levels: include_str!("../positions/levels-dipole10.txt"),
         bench_depth: 10,
         openings: include_str!("../positions/openings-dipole10.fen"),
         family: Family::Board,
@@ -79,6 +85,7 @@ pub const VARIANTS: [VariantInfo; 5] = [
         summary: "HexDame (Christian Freeling, 1979): international draughts on 61 hexagons; majority capture, flying kings, draws",
         rules_doc: "docs/rules/hexdame.md",
         bench_fens: include_str!("../positions/bench-hexdame.fen"),
+        levels: include_str!("../positions/levels-hexdame.txt"),
         bench_depth: 12,
         openings: include_str!("../positions/openings-hexdame.fen"),
         family: Family::Board,
@@ -88,6 +95,7 @@ pub const VARIANTS: [VariantInfo; 5] = [
         summary: "Can't Stop (Sid Sackson, 1980): dice, 2-4 players push their luck up eleven columns",
         rules_doc: "docs/rules/cantstop.md",
         bench_fens: include_str!("../positions/bench-cantstop.fen"),
+        levels: include_str!("../positions/levels-cantstop.txt"),
         bench_depth: 3,
         openings: "",
         family: Family::Dice,

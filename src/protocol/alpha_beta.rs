@@ -11,10 +11,11 @@ use super::Common;
 use super::answer::{Deadline, Reporter};
 use super::command::{Dialect, GoParams};
 use super::options::Change;
-use super::output::{Output, bestmove_line, info_line};
+use super::output::{Output, bestmove_line, info_lines};
 use super::played::{DRAWN, PlayedGame};
 use super::side::{Plan, SearchSide};
 use crate::game::{BoardRules, Game, Player, rules};
+use crate::levels;
 use crate::quote::move_error_text;
 use crate::search::{Clock, Limits, MAX_DEPTH, SearchControl, SearchResult, Searcher, hash_size, time};
 use crate::variants::{AlphaBeta, Variant};
@@ -77,6 +78,10 @@ impl<G: BoardRules> SearchSide<G> for BoardSide<G> {
                 | Change::Players(_)
                 | Change::Strategy(_)
                 | Change::Seed(_)
+                | Change::MultiPv(_)
+                | Change::SkillLevel(_)
+                | Change::LimitStrength(_)
+                | Change::Elo(_)
                 | Change::Debug(_)
                 | Change::NoOwnBook => {}
             }
@@ -100,12 +105,26 @@ impl<G: BoardRules> SearchSide<G> for BoardSide<G> {
         params: &GoParams,
         read_at: Instant,
     ) -> Plan<Searcher<G>> {
-        let limits = Limits { start: Some(read_at), ..limits(common, game, params) };
         let pos = *game.position();
+        if let Some(answer) = fixed_player(common, &pos) {
+            return Plan::Answer(answer);
+        }
+        let level = level(common);
+        let mut limits = Limits { start: Some(read_at), ..limits(common, game, params) };
+        if let Some(level) = level {
+            // A weakened level looks less far and chooses among its best few moves.
+            limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
+            limits.multipv = limits.multipv.max(level.lines);
+        }
         if common.debug {
             common.out.info_string(&format!("debug: searching {} with {limits:?}", pos.fen()));
         }
-        let style = AnswerStyle { ponder_move: ponder_move_shown(common), debug: common.debug };
+        let style = AnswerStyle {
+            ponder_move: ponder_move_shown(common),
+            debug: common.debug,
+            multipv: common.options.multipv,
+            skill: level.map(|l| Skill { error: f64::from(l.error), seed: common.options.seed }),
+        };
         let spare = self.spare.get_or_insert_with(|| Searcher::new(FALLBACK_HASH_MIB, 1));
         let fallback_best = fallback_move(spare, &pos, game.hashes_before(), &limits.search_moves);
         let fallback = bestmove_text(&pos, fallback_best, None, style).0;
@@ -119,6 +138,9 @@ impl<G: BoardRules> SearchSide<G> for BoardSide<G> {
     fn lend(&mut self, common: &Common, game: &PlayedGame<G>) -> Searcher<G> {
         let mut searcher = self.take_searcher(common);
         searcher.set_history(game.hashes_before());
+        // A weakened level searches on one thread, so that its node-limited play is the same
+        // on every run (docs/levels.md).
+        searcher.set_threads(if level(common).is_some() { 1 } else { common.options.threads });
         searcher
     }
 
@@ -160,6 +182,33 @@ fn ponder_move_shown(common: &Common) -> bool {
     common.dialect == Dialect::Uci && common.options.ponder
 }
 
+/// The board game parameters of the level the options ask for; `None` at full strength.
+fn level(common: &Common) -> Option<levels::BoardLevel> {
+    let info = crate::variants::find(common.options.variant).ok()?;
+    common.options.level(info).and_then(levels::board)
+}
+
+/// The answer of a fixed player, when the `Strategy` option names one: `random` plays a legal
+/// move drawn uniformly from `Seed` and the position (the calibration's bottom anchor). The
+/// dice games' other players do not play board games: the search answers, and says so.
+fn fixed_player<G: BoardRules>(common: &Common, pos: &G) -> Option<String> {
+    match common.options.strategy {
+        super::options::SEARCH_STRATEGY => None,
+        "random" => {
+            let legal = pos.legal_moves();
+            let legal = legal.as_ref();
+            let index = levels::uniform(legal.len(), common.options.seed, Game::hash(pos));
+            Some(bestmove_line(legal.get(index).copied(), None))
+        }
+        other => {
+            common.out.info_string(&format!(
+                "Strategy {other} is a dice game's player; the search plays this board game"
+            ));
+            None
+        }
+    }
+}
+
 /// The search limits of `go`: the clock of the side to move (p1 = White), the fixed limits,
 /// and the move overhead.
 fn limits<G: BoardRules>(common: &Common, game: &PlayedGame<G>, go: &GoParams) -> Limits {
@@ -183,6 +232,7 @@ fn limits<G: BoardRules>(common: &Common, game: &PlayedGame<G>, go: &GoParams) -
         move_overhead: common.options.move_overhead,
         mate: go.mate,
         search_moves: search_moves(&common.out, game.position(), &go.searchmoves),
+        multipv: common.options.multipv,
         start: None,
     }
 }
@@ -213,6 +263,33 @@ pub struct AnswerStyle {
     pub ponder_move: bool,
     /// `debug on`: report where the time of the move went (see [`timing_report`]).
     pub debug: bool,
+    /// The `MultiPV` option: the lines each iteration's `info` shows (the search may compute
+    /// more, for a level's choice).
+    pub multipv: usize,
+    /// A weakened level's choice among the search's lines; `None` at full strength.
+    pub skill: Option<Skill>,
+}
+
+/// How a weakened level chooses its move among the search's lines ([`levels::choose`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Skill {
+    /// The largest error added to a line's score, in evaluation units.
+    pub error: f64,
+    /// The `Seed` option.
+    pub seed: u64,
+}
+
+/// The move and expected reply a search's `result` plays: its best line, or with a level the
+/// line the level chooses.
+fn played_line<G: Game>(pos: &G, result: &SearchResult<G::Move>, style: AnswerStyle) -> (Option<G::Move>, Option<G::Move>) {
+    match style.skill {
+        Some(skill) if result.lines.len() > 1 => {
+            let values: Vec<f64> = result.lines.iter().map(|l| levels::board_value(l.score)).collect();
+            let line = &result.lines[levels::choose(&values, skill.error, skill.seed, Game::hash(pos))].pv;
+            (line.first().copied(), line.get(1).copied())
+        }
+        _ => (result.best_move, result.ponder),
+    }
 }
 
 /// The work of a board game's search thread: searches `pos` within `limits`, reporting each
@@ -233,12 +310,15 @@ pub fn board_search<G: BoardRules>(
             &limits,
             &control,
             &mut |info| {
-                reporter.info(info_line(info));
+                for line in info_lines(info, style.multipv) {
+                    reporter.info(line);
+                }
                 let (best, ponder) = (info.pv.first().copied(), info.pv.get(1).copied());
                 reporter.offer(bestmove_text(&pos, best, ponder, style).0);
             },
             &mut |result| {
-                let (answer, warning) = bestmove_text(&pos, result.best_move, result.ponder, style);
+                let (best, ponder) = played_line(&pos, result, style);
+                let (answer, warning) = bestmove_text(&pos, best, ponder, style);
                 let mut before = Vec::new();
                 before.extend(warning);
                 if style.debug {
@@ -347,7 +427,7 @@ mod tests {
     #[test]
     fn answers_are_checked_and_the_fallback_is_the_first_iteration() {
         let pos = Position::startpos();
-        let style = AnswerStyle { ponder_move: true, debug: false };
+        let style = AnswerStyle { ponder_move: true, debug: false, multipv: 1, skill: None };
         let legal = pos.legal_moves();
         let first = legal.as_ref()[0];
         let (line, warning) = bestmove_text(&pos, Some(first), None, style);

@@ -9,6 +9,7 @@
 //! spelling) and `MoveOverhead` all work.
 
 use super::command::quote;
+use crate::levels;
 use std::time::Duration;
 
 /// The default transposition-table size in MiB.
@@ -44,9 +45,25 @@ pub struct Options {
     pub players: usize,
     /// `Strategy`: how a dice game's decisions are taken: `search` or a built-in fixed player.
     pub strategy: &'static str,
-    /// `Seed`: the seed of the `random` strategy.
+    /// `Seed`: the seed of the `random` strategy and of a weakened level's choices.
     pub seed: u64,
+    /// `MultiPV`: the best lines the search reports (board games), or decisions (dice games).
+    pub multipv: usize,
+    /// `Skill Level`: 0 (weakest) to [`levels::FULL`] (full strength, the default).
+    pub skill_level: u32,
+    /// `UCI_LimitStrength`: play at the level `UCI_Elo` stands for instead of `Skill Level`.
+    pub limit_strength: bool,
+    /// `UCI_Elo`: the strength asked for when `UCI_LimitStrength` is on.
+    pub elo: u32,
 }
+
+/// The most lines `MultiPV` accepts.
+pub const MAX_MULTIPV: u64 = 256;
+/// The range of `UCI_Elo`: the scale of docs/levels.md, on which the uniformly random mover is
+/// 0; a value beyond a variant's levels plays its nearest level.
+pub const MIN_ELO: u64 = 0;
+/// The top of the `UCI_Elo` range.
+pub const MAX_ELO: u64 = 4000;
 
 /// The strategy that searches; the others are the dice games' fixed players.
 pub const SEARCH_STRATEGY: &str = "search";
@@ -77,6 +94,10 @@ impl Default for Options {
             players: 2,
             strategy: SEARCH_STRATEGY,
             seed: 0,
+            multipv: 1,
+            skill_level: levels::FULL,
+            limit_strength: false,
+            elo: MAX_ELO as u32,
         }
     }
 }
@@ -98,8 +119,16 @@ pub enum Change {
     Players(usize),
     /// How a dice game's decisions are taken.
     Strategy(&'static str),
-    /// The seed of the `random` strategy.
+    /// The seed of the `random` strategy and of the levels' choices.
     Seed(u64),
+    /// The number of lines to report.
+    MultiPv(usize),
+    /// The level of `Skill Level`.
+    SkillLevel(u32),
+    /// `UCI_LimitStrength` on or off.
+    LimitStrength(bool),
+    /// The strength of `UCI_Elo`.
+    Elo(u32),
     /// The `Clear Hash` button: forget the table and histories.
     ClearHash,
     /// `setoption name debug value true|false`: the `debug on|off` command in the form of an
@@ -140,6 +169,10 @@ impl Options {
                 strategies().join(" var ")
             ),
             format!("option name Seed type spin default 0 min 0 max {MAX_SEED}"),
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"),
+            format!("option name Skill Level type spin default {0} min 0 max {0}", levels::FULL),
+            "option name UCI_LimitStrength type check default false".to_string(),
+            format!("option name UCI_Elo type spin default {MAX_ELO} min {MIN_ELO} max {MAX_ELO}"),
         ]
     }
 
@@ -179,6 +212,10 @@ impl Options {
             "clearhash" => Ok(Change::ClearHash),
             "players" => Ok(Change::Players(spin("Players", value, 2, MAX_PLAYERS)? as usize)),
             "seed" => Ok(Change::Seed(spin("Seed", value, 0, MAX_SEED)?)),
+            "multipv" => Ok(Change::MultiPv(spin("MultiPV", value, 1, MAX_MULTIPV)? as usize)),
+            "skilllevel" => Ok(Change::SkillLevel(spin("Skill Level", value, 0, u64::from(levels::FULL))? as u32)),
+            "ucilimitstrength" => check_value("UCI_LimitStrength", value).map(Change::LimitStrength),
+            "ucielo" => Ok(Change::Elo(spin("UCI_Elo", value, MIN_ELO, MAX_ELO)? as u32)),
             "strategy" => {
                 let names = strategies();
                 let found = value.and_then(|v| names.iter().find(|n| n.eq_ignore_ascii_case(v)));
@@ -191,10 +228,21 @@ impl Options {
                 })
             }
             _ => Err(format!(
-                "unknown option {} (options: Hash, Threads, MoveOverhead, Ponder, UCI_Variant, Clear Hash, Players, Strategy, Seed; also accepted: debug, OwnBook false)",
+                "unknown option {} (options: Hash, Threads, MoveOverhead, Ponder, UCI_Variant, Clear Hash, Players, Strategy, Seed, MultiPV, Skill Level, UCI_LimitStrength, UCI_Elo; also accepted: debug, OwnBook false)",
                 quote(name)
             )),
         }
+    }
+
+    /// The level the engine plays at in `variant` (`None`: full strength): `UCI_Elo`'s when
+    /// `UCI_LimitStrength` is on, else `Skill Level`'s.
+    pub fn level(&self, variant: &crate::variants::VariantInfo) -> Option<u32> {
+        let level = if self.limit_strength {
+            levels::level_for_elo(&levels::elo_table(variant.levels), self.elo as i32)
+        } else {
+            self.skill_level
+        };
+        (level < levels::FULL).then_some(level)
     }
 
     /// Records a change (the caller does the work the change needs).
@@ -208,6 +256,10 @@ impl Options {
             Change::Players(n) => self.players = n,
             Change::Strategy(name) => self.strategy = name,
             Change::Seed(seed) => self.seed = seed,
+            Change::MultiPv(n) => self.multipv = n,
+            Change::SkillLevel(level) => self.skill_level = level,
+            Change::LimitStrength(on) => self.limit_strength = on,
+            Change::Elo(elo) => self.elo = elo,
             Change::ClearHash | Change::Debug(_) | Change::NoOwnBook => {}
         }
     }
@@ -256,6 +308,10 @@ mod tests {
         assert_eq!(Options::check("players", Some("4")), Ok(Change::Players(4)));
         assert_eq!(Options::check("Strategy", Some("Rule28")), Ok(Change::Strategy("rule28")));
         assert_eq!(Options::check("Seed", Some("7")), Ok(Change::Seed(7)));
+        assert_eq!(Options::check("multipv", Some("3")), Ok(Change::MultiPv(3)));
+        assert_eq!(Options::check("Skill Level", Some("0")), Ok(Change::SkillLevel(0)));
+        assert_eq!(Options::check("UCI_LimitStrength", Some("true")), Ok(Change::LimitStrength(true)));
+        assert_eq!(Options::check("UCI_Elo", Some("1200")), Ok(Change::Elo(1200)));
         // What cutegames sends every engine (lower case, undeclared debug and OwnBook).
         assert_eq!(Options::check("debug", Some("false")), Ok(Change::Debug(false)));
         assert_eq!(Options::check("ownbook", Some("false")), Ok(Change::NoOwnBook));
@@ -275,13 +331,16 @@ mod tests {
         assert!(error("UCI_Variant", Some("chess")).contains("unsupported variant 'chess'"));
         assert!(error("Players", Some("5")).contains("out of range 2..4"));
         assert!(error("Strategy", Some("clever")).contains("not one of search, rule28, greedy, random"));
+        assert!(error("MultiPV", Some("0")).contains("out of range 1..256"));
+        assert!(error("Skill Level", Some("10")).contains("out of range 0..9"));
+        assert!(error("UCI_Elo", Some("4001")).contains("out of range 0..4000"));
         assert!(error("Contempt", Some("3")).starts_with("unknown option 'Contempt'"));
     }
 
     #[test]
     fn declarations_match_the_defaults() {
         let lines = Options::declarations();
-        assert_eq!(lines.len(), 9);
+        assert_eq!(lines.len(), 13);
         assert!(lines.iter().all(|l| l.starts_with("option name ")));
         let options = Options::default();
         assert_eq!((options.hash_mib, options.threads, options.variant), (64, 1, "impasse"));

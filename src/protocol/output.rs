@@ -100,19 +100,38 @@ pub fn score_text(score: Score) -> String {
 /// One `info` line for a completed iteration:
 /// `info depth D seldepth S score cp X|mate N nodes N nps N time MS hashfull H pv M...`.
 pub fn info_line<M: Display>(info: &SearchInfo<M>) -> String {
-    let mut line = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {}",
-        info.depth,
-        info.seldepth,
-        score_text(info.score),
+    iteration_line(info, None, info.score, &info.pv)
+}
+
+/// The `info` lines of a completed iteration with `MultiPV` set to `multipv`: with 1, the one
+/// line of [`info_line`]; with more, one line per search line (at most `multipv`), each with
+/// `multipv K` after `seldepth`, as UCI specifies:
+/// `info depth D seldepth S multipv K score ... pv M...`.
+pub fn info_lines<M: Display>(info: &SearchInfo<M>, multipv: usize) -> Vec<String> {
+    if multipv <= 1 || info.lines.is_empty() {
+        return vec![info_line(info)];
+    }
+    let shown = info.lines.iter().take(multipv).enumerate();
+    shown.map(|(k, line)| iteration_line(info, Some(k + 1), line.score, &line.pv)).collect()
+}
+
+/// An `info` line of `info`'s iteration with the line `pv` of score `score`.
+fn iteration_line<M: Display>(info: &SearchInfo<M>, multipv: Option<usize>, score: Score, pv: &[M]) -> String {
+    let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
+    if let Some(k) = multipv {
+        line.push_str(&format!(" multipv {k}"));
+    }
+    line.push_str(&format!(
+        " score {} nodes {} nps {} time {} hashfull {}",
+        score_text(score),
         info.nodes,
         info.nps,
         info.time.as_millis(),
         info.hashfull
-    );
-    if !info.pv.is_empty() {
+    ));
+    if !pv.is_empty() {
         line.push_str(" pv");
-        for mv in &info.pv {
+        for mv in pv {
             line.push(' ');
             line.push_str(&mv.to_string());
         }

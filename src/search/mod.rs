@@ -5,8 +5,9 @@
 //!   per-thread ordering tables) and runs one search per call of [`Searcher::search`];
 //! - `threads.rs`: Lazy SMP, every thread searching the same root and sharing the table
 //!   (`shared.rs`: what they share);
-//! - `negamax.rs`: iterative deepening with aspiration windows over principal-variation
-//!   alpha-beta (negamax form), the worker that one thread runs;
+//! - `root.rs`: iterative deepening with aspiration windows, and MultiPV, the root of the
+//!   worker that one thread runs;
+//! - `negamax.rs`: the worker and its principal-variation alpha-beta (negamax form);
 //! - `ordering.rs`: move ordering (TT move, forcing moves, killers, history);
 //! - [`tt`]: the lock-free transposition table; [`time`]: time management.
 //!
@@ -23,6 +24,7 @@
 pub mod hash_size;
 mod negamax;
 mod ordering;
+mod root;
 mod shared;
 mod threads;
 pub mod time;
@@ -183,6 +185,11 @@ pub struct Limits {
     /// empty: every legal move. Codes of no legal move are ignored, and if none is legal every
     /// move is searched, so that the search always has a move to return.
     pub search_moves: Vec<u16>,
+    /// MultiPV: search this many best root moves, each with its own exact score and line
+    /// ([`SearchInfo::lines`]); 0 and 1 both mean the one best move. More than the root has
+    /// legal moves means all of them. The main thread alone searches the extra lines; helper
+    /// threads search for the best move as always.
+    pub multipv: usize,
     /// The moment the time budgets start from: when the command that asked for the search was
     /// read (the protocol stamps `go` on its input thread), so that the delays before the
     /// search starts (waking threads, allocating) are spent from the budget, not added to it.
@@ -277,6 +284,18 @@ pub struct SearchInfo<M> {
     pub hashfull: u32,
     /// The principal variation: the best move and the expected replies.
     pub pv: Vec<M>,
+    /// The MultiPV lines of the iteration, best first ([`Limits::multipv`] of them, or as many
+    /// as the root has moves); the first is `score` and `pv`. One line without MultiPV.
+    pub lines: Vec<RootLine<M>>,
+}
+
+/// One MultiPV line: a root move's score and its principal variation (the move first).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RootLine<M> {
+    /// The score of the line's first move, from the side to move's point of view.
+    pub score: Score,
+    /// The line: the root move and the expected replies.
+    pub pv: Vec<M>,
 }
 
 /// The outcome of a search.
@@ -293,6 +312,9 @@ pub struct SearchResult<M> {
     pub nodes: u64,
     /// The principal variation of the last completed iteration.
     pub pv: Vec<M>,
+    /// The MultiPV lines of the last completed iteration, best first (see
+    /// [`SearchInfo::lines`]); empty when the game is over.
+    pub lines: Vec<RootLine<M>>,
     /// The expected reply, to ponder on.
     pub ponder: Option<M>,
     /// When the main thread began searching and when it decided to stop (`None` when no
@@ -484,6 +506,7 @@ impl<G: Game> Searcher<G> {
                 depth: 0,
                 nodes: 0,
                 pv: Vec::new(),
+                lines: Vec::new(),
                 ponder: None,
                 timing: None,
             };

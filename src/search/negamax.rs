@@ -1,12 +1,6 @@
-//! The worker of one search thread: iterative deepening, aspiration windows and
-//! principal-variation alpha-beta in negamax form.
+//! The worker of one search thread and its principal-variation alpha-beta in negamax form
+//! (the root above it, iterative deepening, aspiration windows and MultiPV, is `root.rs`).
 //!
-//! - **Iterative deepening** searches depth 1, 2, 3, ... so that a move is always ready, and
-//!   each iteration is ordered by the previous one (its best move first at the root, its
-//!   transposition-table moves and history below).
-//! - **Aspiration windows**: from depth 4 on, an iteration first searches a narrow window
-//!   around the previous score and widens it (by 1.5x steps) only on failure; proven scores get
-//!   the full window.
 //! - **Principal-variation search** (Marsland and Campbell, 1982; "NegaScout", Reinefeld, 1983):
 //!   the first move of a node gets the full window, the others a null window that only proves
 //!   them worse, re-searched with the full window when that proof fails.
@@ -59,19 +53,13 @@ use super::ordering::{OrderingTables, SELECT_FIRST, is_plain, pick, sort_rest};
 use super::shared::Shared;
 use super::time::TimeManager;
 use super::tt::Bound;
-use super::{
-    EVAL_LIMIT, INFINITY, MAX_DEPTH, MAX_PLY, PROVEN, Score, SearchInfo, SearchResult, SearchTiming, WIN,
-    is_proven, score_from_tt, score_to_tt,
-};
+use super::{EVAL_LIMIT, INFINITY, MAX_PLY, PROVEN, SearchInfo, WIN, is_proven, score_from_tt, score_to_tt};
 use crate::game::{Game, Outcome};
 use std::sync::OnceLock;
 use std::sync::atomic::Ordering::Relaxed;
-use std::time::Instant;
 
 /// Nodes between two looks at the clock, stop flag and shared node counter (about 0.2 ms).
 pub const POLL_INTERVAL: u64 = 1024;
-/// Initial half-width of an aspiration window, in evaluation units.
-const ASPIRATION_DELTA: i32 = 25;
 /// Reverse futility margin per ply of remaining depth.
 const RFP_MARGIN: i32 = 80;
 
@@ -94,41 +82,44 @@ fn reduction(depth: i32, index: usize) -> i32 {
 }
 
 /// The main thread's progress callback.
-type Reporter<'r, M> = &'r mut dyn FnMut(&SearchInfo<M>);
+pub(super) type Reporter<'r, M> = &'r mut dyn FnMut(&SearchInfo<M>);
 
 /// The search of one thread.
 pub struct Worker<'a, G: Game> {
-    shared: &'a Shared<'a>,
-    tables: &'a mut OrderingTables<G>,
+    pub(super) shared: &'a Shared<'a>,
+    pub(super) tables: &'a mut OrderingTables<G>,
     /// 0 for the main thread.
-    id: usize,
+    pub(super) id: usize,
     /// The main thread's clock.
-    time: Option<TimeManager>,
+    pub(super) time: Option<TimeManager>,
     /// Nodes not yet added to the shared counter.
-    pending: u64,
+    pub(super) pending: u64,
     /// The deepest ply reached in the current iteration.
-    seldepth: usize,
+    pub(super) seldepth: usize,
     /// Set when the search must unwind; results from then on are discarded.
-    stopped: bool,
+    pub(super) stopped: bool,
     /// The depth of the current iteration.
-    root_depth: i32,
+    pub(super) root_depth: i32,
     /// The root moves, best first.
-    root_moves: Vec<G::Move>,
+    pub(super) root_moves: Vec<G::Move>,
     /// True when `searchmoves` left out some legal root moves: the root's result is then not
     /// the position's value and must not enter the shared table.
-    root_restricted: bool,
+    pub(super) root_restricted: bool,
+    /// The first root move the current line may take: MultiPV line `k + 1` searches the root
+    /// moves from `k` on, those before it being the better lines' (0 for the best line).
+    pub(super) root_first: usize,
     /// Triangular principal-variation table: `pv[ply]` is the best line found from `ply`.
-    pv: Vec<Vec<G::Move>>,
+    pub(super) pv: Vec<Vec<G::Move>>,
     /// Sort-key buffers, one per ply (taken out while a node uses it).
-    keys: Vec<Vec<i32>>,
+    pub(super) keys: Vec<Vec<i32>>,
     /// Repetition games only: the hashes of the game since its last irreversible move, then of
     /// the root and of the current line (`line[root_index + ply]` is the node at `ply`).
-    line: Vec<u64>,
+    pub(super) line: Vec<u64>,
     /// For each entry of `line`, where its run of reversible moves starts: no position before
     /// that index can equal it.
-    run_start: Vec<usize>,
+    pub(super) run_start: Vec<usize>,
     /// The index of the root in `line`.
-    root_index: usize,
+    pub(super) root_index: usize,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -147,6 +138,7 @@ impl<'a, G: Game> Worker<'a, G> {
             root_depth: 0,
             root_moves: Vec::new(),
             root_restricted: false,
+            root_first: 0,
             pv: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(MAX_PLY)).collect(),
             keys: (0..MAX_PLY + 1).map(|_| Vec::new()).collect(),
             line: Vec::new(),
@@ -156,7 +148,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Repetition games: lays out the game's history and the root at the start of `line`.
-    fn start_line(&mut self, root: &G) {
+    pub(super) fn start_line(&mut self, root: &G) {
         if !G::CAN_REPEAT {
             return;
         }
@@ -172,7 +164,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Repetition games: records `child` (reached by `mv` from `pos` at `ply`) in the line.
     #[inline(always)]
-    fn enter_child(&mut self, pos: &G, mv: G::Move, child: &G, ply: usize) {
+    pub(super) fn enter_child(&mut self, pos: &G, mv: G::Move, child: &G, ply: usize) {
         if G::CAN_REPEAT {
             let i = self.root_index + ply + 1;
             self.line[i] = child.hash();
@@ -206,206 +198,9 @@ impl<'a, G: Game> Worker<'a, G> {
         false
     }
 
-    /// Iterative deepening on `pos` (not finished) until the limits or the abort flag end it.
-    /// Only the main thread passes `on_info`.
-    pub fn iterate(&mut self, pos: &G, mut on_info: Option<Reporter<'_, G::Move>>) -> SearchResult<G::Move> {
-        let started = Instant::now();
-        let main = self.id == 0;
-        let limits = self.shared.limits;
-        self.start_line(pos);
-        self.order_root_moves(pos);
-        let max_depth = match limits.depth {
-            Some(d) if main && !limits.infinite => d.clamp(1, MAX_DEPTH),
-            _ => MAX_DEPTH,
-        };
-        // (score, depth, pv) of the last completed iteration.
-        let mut completed: Option<(i32, u32, Vec<G::Move>)> = None;
-        let mut stable_proven = 0;
-        for depth in 1..=max_depth {
-            if depth > 1 && (self.shared.abort.load(Relaxed) || (main && !self.may_start_iteration())) {
-                break;
-            }
-            // Odd helpers work one ply ahead (see threads.rs).
-            let depth = if self.id % 2 == 1 { (depth + 1).min(MAX_DEPTH) } else { depth };
-            self.root_depth = depth as i32;
-            self.seldepth = 0;
-            let previous = completed.as_ref().map(|c| c.0);
-            let score = self.aspiration(pos, depth as i32, previous);
-            if self.stopped {
-                break;
-            }
-            let mut pv = self.pv[0].clone();
-            if pv.first() != Some(&self.root_moves[0]) {
-                pv = vec![self.root_moves[0]];
-            }
-            stable_proven = if is_proven(score) && previous == Some(score) { stable_proven + 1 } else { 0 };
-            completed = Some((score, depth, pv));
-            if !main {
-                continue;
-            }
-            self.flush_nodes();
-            if let (Some(report), Some((score, depth, pv))) = (on_info.as_mut(), &completed) {
-                let time = self.shared.start.elapsed();
-                let nodes = self.shared.nodes.load(Relaxed);
-                report(&SearchInfo {
-                    depth: *depth,
-                    seldepth: self.seldepth as u32,
-                    score: Score::from_internal(*score),
-                    nodes,
-                    nps: (nodes as f64 / time.as_secs_f64().max(1e-6)) as u64,
-                    time,
-                    hashfull: self.shared.tt.hashfull(),
-                    pv: pv.clone(),
-                });
-            }
-            // Under a clock, stop early when there is nothing to think about: a single legal
-            // move, or a proven result that two iterations in a row agree on, searched at
-            // least as deep as its length (no shorter win can hide below that depth).
-            let managed = self.time.as_ref().is_some_and(|t| t.is_managed() && !t.is_pondering());
-            let plies = (WIN - score.abs()) as u32;
-            if managed && (self.root_moves.len() == 1 || (stable_proven >= 1 && depth >= plies)) {
-                break;
-            }
-            if self.mate_found(score) {
-                break;
-            }
-        }
-        self.flush_nodes();
-        let (score, depth, pv) = completed.unwrap_or_else(|| (0, 0, vec![self.root_moves[0]]));
-        SearchResult {
-            best_move: pv.first().copied(),
-            score: Score::from_internal(score),
-            depth,
-            nodes: 0,
-            ponder: pv.get(1).copied(),
-            pv,
-            timing: Some(SearchTiming { started, decided: Instant::now() }),
-        }
-    }
-
-    /// Fills `root_moves` with the legal moves of `pos`, ordered as an interior node would be.
-    fn order_root_moves(&mut self, pos: &G) {
-        let mut list = pos.legal_moves();
-        let moves = list.as_mut();
-        let tt_code = self.shared.tt.probe(pos.hash()).and_then(|e| e.move_code);
-        let mut keys = vec![0; moves.len()];
-        self.tables.score_moves(pos, moves, tt_code, 0, &mut keys);
-        self.root_moves = (0..moves.len()).map(|i| pick(moves, &mut keys, i)).collect();
-        assert!(!self.root_moves.is_empty(), "the search needs an unfinished position");
-        let wanted = &self.shared.limits.search_moves;
-        let legal = self.root_moves.len();
-        if self.root_moves.iter().any(|&mv| wanted.contains(&G::move_code(mv))) {
-            self.root_moves.retain(|&mv| wanted.contains(&G::move_code(mv)));
-        }
-        self.root_restricted = self.root_moves.len() < legal;
-    }
-
-    /// True when `score` is a proven win short enough for `go mate N` (never while searching
-    /// until `stop`, nor while pondering: the answer must wait for the GUI then).
-    fn mate_found(&self, score: i32) -> bool {
-        let limits = self.shared.limits;
-        let pondering = self.shared.control.pondering.load(Relaxed);
-        let mate = Score::from_internal(score).uci_mate();
-        !limits.infinite && !pondering && limits.mate.zip(mate).is_some_and(|(n, m)| m > 0 && m as u32 <= n)
-    }
-
-    /// True when the main thread may start another iteration.
-    fn may_start_iteration(&mut self) -> bool {
-        let control = self.shared.control;
-        if control.stop.load(Relaxed) {
-            return false;
-        }
-        if let Some(limit) = self.shared.limits.nodes
-            && !self.shared.limits.infinite
-            && self.shared.nodes.load(Relaxed) >= limit
-        {
-            return false;
-        }
-        let tm = self.time.as_mut().expect("the main thread has a clock");
-        if !control.pondering.load(Relaxed) {
-            tm.ponderhit(control.ponderhit_time());
-        }
-        tm.may_start_iteration()
-    }
-
-    /// One iteration, first within an aspiration window around `previous`.
-    fn aspiration(&mut self, pos: &G, depth: i32, previous: Option<i32>) -> i32 {
-        let mut delta = ASPIRATION_DELTA;
-        let (mut alpha, mut beta) = match previous {
-            Some(p) if self.shared.params.aspiration && depth >= 4 && !is_proven(p) => {
-                ((p - delta).max(-INFINITY), (p + delta).min(INFINITY))
-            }
-            _ => (-INFINITY, INFINITY),
-        };
-        loop {
-            let score = self.root(pos, depth, alpha, beta);
-            if self.stopped {
-                return score;
-            }
-            if score <= alpha {
-                beta = (alpha + beta) / 2;
-                alpha = (score - delta).max(-INFINITY);
-            } else if score >= beta {
-                beta = (score + delta).min(INFINITY);
-            } else {
-                // Keep the root's result too: a later search of the same position (a longer
-                // analysis, a ponder miss) then starts from this move. Not when some root moves
-                // were left out: the score is then only that of the moves searched.
-                if !self.root_restricted {
-                    let code = Some(G::move_code(self.root_moves[0]));
-                    self.shared.tt.store(pos.hash(), code, score_to_tt(score, 0), None, depth, Bound::Exact);
-                }
-                return score;
-            }
-            delta += delta / 2;
-            // Near proven scores a narrow window only wastes re-searches.
-            if alpha <= -PROVEN {
-                alpha = -INFINITY;
-            }
-            if beta >= PROVEN {
-                beta = INFINITY;
-            }
-        }
-    }
-
-    /// The root node: PVS over the root moves; a move that raises alpha moves to the front.
-    fn root(&mut self, pos: &G, depth: i32, mut alpha: i32, beta: i32) -> i32 {
-        self.pv[0].clear();
-        self.count_node();
-        let mut best = -INFINITY;
-        for i in 0..self.root_moves.len() {
-            let mv = self.root_moves[i];
-            let child = pos.make_move(mv);
-            self.enter_child(pos, mv, &child, 0);
-            self.pv[1].clear();
-            let score = if i == 0 {
-                -self.negamax::<true>(&child, depth - 1, -beta, -alpha, 1)
-            } else {
-                let mut s = -self.negamax::<false>(&child, depth - 1, -alpha - 1, -alpha, 1);
-                if s > alpha && s < beta && !self.stopped {
-                    s = -self.negamax::<true>(&child, depth - 1, -beta, -alpha, 1);
-                }
-                s
-            };
-            if self.stopped {
-                return best;
-            }
-            best = best.max(score);
-            if score > alpha {
-                self.root_moves[..=i].rotate_right(1);
-                self.update_pv(0, mv);
-                if score >= beta {
-                    return score;
-                }
-                alpha = score;
-            }
-        }
-        best
-    }
-
     /// Alpha-beta search of `pos` at `ply` from the root with `depth` plies to go. `PV` is true
     /// for nodes on the principal variation (searched with an open window).
-    fn negamax<const PV: bool>(
+    pub(super) fn negamax<const PV: bool>(
         &mut self,
         pos: &G,
         depth: i32,
@@ -547,7 +342,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// `pv[ply]` becomes `mv` followed by `pv[ply + 1]`.
     #[inline]
-    fn update_pv(&mut self, ply: usize, mv: G::Move) {
+    pub(super) fn update_pv(&mut self, ply: usize, mv: G::Move) {
         let (head, tail) = self.pv.split_at_mut(ply + 1);
         let line = &mut head[ply];
         line.clear();
@@ -557,7 +352,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Counts a node; every [`POLL_INTERVAL`] nodes, looks at the limits and the abort flag.
     #[inline(always)]
-    fn count_node(&mut self) {
+    pub(super) fn count_node(&mut self) {
         self.pending += 1;
         if self.pending >= POLL_INTERVAL {
             self.poll();
@@ -565,7 +360,7 @@ impl<'a, G: Game> Worker<'a, G> {
     }
 
     /// Adds the pending nodes to the shared counter.
-    fn flush_nodes(&mut self) {
+    pub(super) fn flush_nodes(&mut self) {
         self.shared.nodes.fetch_add(self.pending, Relaxed);
         self.pending = 0;
     }
