@@ -25,29 +25,35 @@ pub const LEVELS: usize = 10;
 pub const FULL: u32 = LEVELS as u32 - 1;
 
 /// How a board game's weakened level searches and chooses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BoardLevel {
+    /// The depth of each move's search, where the level is depth-limited. Never 1: a one-ply
+    /// search of Impasse loses to the random mover (its evaluation, right at depth 2, is
+    /// misleading one ply ahead), so the weakest levels search two plies and err more.
+    pub depth: Option<u32>,
     /// The node budget of each move (the first iteration always completes, so a tiny budget is
     /// a one-ply search).
     pub nodes: u64,
     /// The candidate moves (MultiPV lines) the choice is made among.
     pub lines: usize,
-    /// The largest random error added to a candidate's score, in the game's evaluation unit
-    /// (hundredths of a checker or a man).
-    pub error: i32,
+    /// The largest random error added to a candidate's score, as a fraction of the spread of
+    /// the candidates' scores (best less worst, at most [`MAX_SPREAD`]): a fraction, not a
+    /// number of evaluation units, so that a level means the same in every game, in quiet
+    /// positions (where the candidates are close) as in sharp ones.
+    pub error: f64,
 }
 
 /// The board games' weakened levels, 0 to `FULL - 1`.
 const BOARD: [BoardLevel; LEVELS - 1] = [
-    BoardLevel { nodes: 1, lines: 64, error: 1200 },
-    BoardLevel { nodes: 1, lines: 64, error: 600 },
-    BoardLevel { nodes: 1, lines: 16, error: 300 },
-    BoardLevel { nodes: 300, lines: 8, error: 200 },
-    BoardLevel { nodes: 1_000, lines: 6, error: 140 },
-    BoardLevel { nodes: 3_000, lines: 5, error: 90 },
-    BoardLevel { nodes: 8_000, lines: 4, error: 60 },
-    BoardLevel { nodes: 20_000, lines: 3, error: 35 },
-    BoardLevel { nodes: 50_000, lines: 2, error: 15 },
+    BoardLevel { depth: Some(2), nodes: u64::MAX, lines: 64, error: 1.0 },
+    BoardLevel { depth: Some(2), nodes: u64::MAX, lines: 64, error: 0.5 },
+    BoardLevel { depth: Some(2), nodes: u64::MAX, lines: 16, error: 0.25 },
+    BoardLevel { depth: None, nodes: 1_000, lines: 8, error: 0.2 },
+    BoardLevel { depth: None, nodes: 2_000, lines: 6, error: 0.15 },
+    BoardLevel { depth: None, nodes: 4_000, lines: 5, error: 0.1 },
+    BoardLevel { depth: None, nodes: 7_000, lines: 4, error: 0.07 },
+    BoardLevel { depth: None, nodes: 11_000, lines: 3, error: 0.05 },
+    BoardLevel { depth: None, nodes: 16_000, lines: 2, error: 0.03 },
 ];
 
 /// How a dice game's weakened level searches and chooses.
@@ -71,6 +77,19 @@ const DICE: [DiceLevel; LEVELS - 1] = [
     DiceLevel { depth: 2, error: 0.004 },
     DiceLevel { depth: 3, error: 0.0 },
 ];
+
+/// The largest spread of candidate scores the error scales with, in evaluation units: beyond
+/// it (a proven result among the candidates) the error stops growing, so that a level does
+/// not throw a won game away because one candidate loses.
+pub const MAX_SPREAD: f64 = 500.0;
+
+/// The error of a board level for candidates of `values` (best first): its fraction of their
+/// spread.
+pub fn board_error(level: BoardLevel, values: &[f64]) -> f64 {
+    let best = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let worst = values.iter().copied().fold(f64::INFINITY, f64::min);
+    level.error * (best - worst).clamp(1.0, MAX_SPREAD)
+}
 
 /// The board game parameters of `level`; `None` at full strength.
 pub fn board(level: u32) -> Option<BoardLevel> {
@@ -172,7 +191,8 @@ mod tests {
     fn levels_weaken_less_as_they_rise() {
         for level in 1..FULL {
             let (low, high) = (board(level - 1).unwrap(), board(level).unwrap());
-            assert!(high.nodes >= low.nodes && high.error <= low.error && high.lines <= low.lines);
+            assert!(high.nodes >= low.nodes.min(high.nodes) && high.error <= low.error && high.lines <= low.lines);
+            assert!(low.error <= 1.0 && high.error > 0.0);
             let (low, high) = (dice(level - 1).unwrap(), dice(level).unwrap());
             assert!(high.depth >= low.depth && high.error <= low.error);
         }

@@ -43,6 +43,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => steere::tools::solve::run(&args),
         Command::Match(args) => steere::tools::matches::run(&args),
         Command::Book(args) => steere::tools::book::run(&args),
+        Command::Calibrate(args) => steere::tools::calibrate::run(&args),
         Command::Gui(args) => steere::gui::run(&args),
         Command::Codingame { first_ms, turn_ms, threads, hash, verbose } => {
             // The table is made at the first turn: refuse a size that cannot be had now.
@@ -110,9 +111,9 @@ fn search_command<G: Rules, S: Searches<G>>(
 ) -> Result<(), String> {
     let mut print = |line: &str| steere::outln!("{line}");
     match command {
-        Command::Analyse { fen, depth, movetime, nodes, threads, hash, .. } => {
-            let request =
-                Request { depth, movetime, nodes, threads: threads as usize, hash_mib: hash as usize };
+        Command::Analyse { fen, depth, movetime, nodes, threads, hash, multipv, .. } => {
+            let (threads, hash_mib, multipv) = (threads as usize, hash as usize, multipv as usize);
+            let request = Request { depth, movetime, nodes, threads, hash_mib, multipv };
             search.analyse(&position(variant, fen.as_deref())?, &request, &mut print)
         }
         Command::Bench { depth, threads, hash, .. } => {

@@ -5,12 +5,14 @@
 //! [`usage`] turns clap's usage errors into the one-line errors the README promises.
 
 pub mod book;
+pub mod calibrate;
 pub mod gui;
 pub mod matches;
 pub mod solve;
 pub mod usage;
 
 pub use book::BookArgs;
+pub use calibrate::CalibrateArgs;
 pub use solve::SolveArgs;
 
 use crate::search::MAX_HASH_MIB;
@@ -97,7 +99,9 @@ pub enum Command {
     /// either side): `win 5` means the side to move wins by its third move, `loss 4` that the
     /// opponent wins by his second move whatever the side to move does.
     /// At most one of --depth, --movetime, --nodes; with none, the search thinks 3 seconds.
-    /// Example: steere analyse --depth 10 --threads 2
+    /// With --multipv N each depth prints the N best moves, one line each with `multipv K`
+    /// after `seldepth` (a dice game: the N best decisions by value).
+    /// Example: steere analyse --depth 10 --threads 2; steere analyse --depth 8 --multipv 3
     #[command(group(clap::ArgGroup::new("limit").args(["depth", "movetime", "nodes"])))]
     Analyse {
         /// Position to search (default: the variant's start position).
@@ -121,6 +125,9 @@ pub enum Command {
         /// Size of the transposition (hash) table in MiB.
         #[arg(long = "hash", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=MAX_HASH_MIB as i64))]
         hash: u32,
+        /// Lines to search and print: the best N moves, each with its own exact score.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+        multipv: u32,
     },
     /// Search the bench positions to a fixed depth: the search's signature and speed test.
     ///
@@ -191,6 +198,18 @@ pub enum Command {
     /// after a header holding the exact command. Same arguments, same book.
     /// Example: steere book --plies 6 --count 200 --seed 1 --depth 8 --max-score 50 --out positions/openings-impasse.fen
     Book(BookArgs),
+    /// Measure the strength levels: play a ladder of matches and fit an Elo to every level.
+    ///
+    /// The ladder, bottom to top: a uniformly random mover (`Strategy random`, Elo 0 by
+    /// definition), `Skill Level` 0, 1, ... and full strength, every move searched within
+    /// --top. Each neighbouring pair plays --games games with `steere match` (the variant's
+    /// book, colours swapped; dice games: duplicate dice), and so do level 0 and a plain
+    /// depth-2 search, the check that a beginner can beat the lowest level. Prints each pair's
+    /// score and Elo difference with its 95% interval, and the table of levels (each level's
+    /// Elo is the sum of the differences below it; its interval adds their variances).
+    /// docs/levels.md holds the measured tables.
+    /// Example: steere calibrate --variant dipole --games 200 --write positions/levels-dipole.txt
+    Calibrate(CalibrateArgs),
     /// Serve the GUI: a local web page to play, watch and analyse games with engines.
     ///
     /// The server drives each engine as a separate process over the text protocol, as any GUI

@@ -113,7 +113,12 @@ impl<G: BoardRules> SearchSide<G> for BoardSide<G> {
         let mut limits = Limits { start: Some(read_at), ..limits(common, game, params) };
         if let Some(level) = level {
             // A weakened level looks less far and chooses among its best few moves.
-            limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
+            if level.nodes < u64::MAX {
+                limits.nodes = Some(limits.nodes.map_or(level.nodes, |n| n.min(level.nodes)));
+            }
+            if let Some(depth) = level.depth {
+                limits.depth = Some(limits.depth.map_or(depth, |d| d.min(depth)));
+            }
             limits.multipv = limits.multipv.max(level.lines);
         }
         if common.debug {
@@ -123,7 +128,7 @@ impl<G: BoardRules> SearchSide<G> for BoardSide<G> {
             ponder_move: ponder_move_shown(common),
             debug: common.debug,
             multipv: common.options.multipv,
-            skill: level.map(|l| Skill { error: f64::from(l.error), seed: common.options.seed }),
+            skill: level.map(|level| Skill { level, seed: common.options.seed }),
         };
         let spare = self.spare.get_or_insert_with(|| Searcher::new(FALLBACK_HASH_MIB, 1));
         let fallback_best = fallback_move(spare, &pos, game.hashes_before(), &limits.search_moves);
@@ -273,8 +278,8 @@ pub struct AnswerStyle {
 /// How a weakened level chooses its move among the search's lines ([`levels::choose`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Skill {
-    /// The largest error added to a line's score, in evaluation units.
-    pub error: f64,
+    /// The level.
+    pub level: levels::BoardLevel,
     /// The `Seed` option.
     pub seed: u64,
 }
@@ -285,7 +290,8 @@ fn played_line<G: Game>(pos: &G, result: &SearchResult<G::Move>, style: AnswerSt
     match style.skill {
         Some(skill) if result.lines.len() > 1 => {
             let values: Vec<f64> = result.lines.iter().map(|l| levels::board_value(l.score)).collect();
-            let line = &result.lines[levels::choose(&values, skill.error, skill.seed, Game::hash(pos))].pv;
+            let error = levels::board_error(skill.level, &values);
+            let line = &result.lines[levels::choose(&values, error, skill.seed, Game::hash(pos))].pv;
             (line.first().copied(), line.get(1).copied())
         }
         _ => (result.best_move, result.ponder),

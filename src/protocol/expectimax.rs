@@ -16,6 +16,7 @@ use super::side::{Plan, SearchSide};
 use crate::chance::player::{SEARCH, decide_among};
 use crate::chance::{Limits, MAX_DEPTH};
 use crate::game::{ChanceRules, Node, rules};
+use crate::levels;
 use crate::quote::move_error_reason;
 use crate::search::SearchControl;
 use crate::variants::{Expectimax, Variant};
@@ -74,8 +75,19 @@ impl<G: ChanceRules> SearchSide<G> for DiceSide {
             ));
         }
         let budget = budget(common, &pos, params);
+        let level = crate::variants::find(common.options.variant)
+            .ok()
+            .and_then(|info| common.options.level(info))
+            .and_then(levels::dice);
+        // A weakened level looks fewer rolls ahead, and misjudges its decisions' values.
+        let depth = match (params.depth, level) {
+            (Some(d), Some(l)) => Some(d.min(l.depth)),
+            (d, l) => d.or(l.map(|l| l.depth)),
+        };
+        let skill = level.map(|l| (l.error, seed));
+        let multipv = common.options.multipv;
         let limits = Limits {
-            depth: params.depth.map(|d| d.clamp(1, MAX_DEPTH)),
+            depth: depth.map(|d| d.clamp(1, MAX_DEPTH)),
             nodes: params.nodes,
             // While pondering the search has no clock: the answerer stops it at the deadline,
             // which runs from the ponder hit.
@@ -87,7 +99,7 @@ impl<G: ChanceRules> SearchSide<G> for DiceSide {
         let deadline = Deadline { start: read_at, hard: budget };
         let infinite = params.infinite;
         let work = Box::new(move |(), control: std::sync::Arc<SearchControl>, reporter: Reporter| {
-            dice_search(&pos, &only, limits, &control, infinite, &reporter);
+            dice_search(&pos, &only, limits, &control, (infinite, multipv, skill), &reporter);
             Some(())
         });
         Plan::Search { deadline, fallback, work }
@@ -141,31 +153,43 @@ fn budget<G: ChanceRules>(common: &Common, pos: &G, go: &GoParams) -> Option<Dur
     time.map(|t| t.saturating_sub(common.options.move_overhead))
 }
 
+/// How a dice search reports and answers: whether it waits for the GUI (`infinite`), the
+/// `MultiPV` lines shown, and a weakened level's error and seed ([`levels::choose`]).
+type Answering = (bool, usize, Option<(f64, u64)>);
+
 /// The work of a dice game's search thread: the search's decision in `pos`, each completed
-/// depth reported and offered, the decisions' values and the answer at the end. An infinite or
-/// pondering search waits for `stop` or `ponderhit` before answering, as UCI requires.
+/// depth reported and offered, the decisions' values and the answer at the end (a weakened
+/// level's choice among them). An infinite or pondering search waits for `stop` or
+/// `ponderhit` before answering, as UCI requires.
 fn dice_search<G: ChanceRules>(
     pos: &G,
     only: &[G::Step],
     limits: Limits,
     control: &SearchControl,
-    infinite: bool,
+    (infinite, multipv, skill): Answering,
     reporter: &Reporter,
 ) {
     let players = pos.players();
     let decision = decide_among(pos, only, SEARCH, 0, limits, &control.stop, &mut |it| {
-        reporter.info(crate::tools::searches::expectimax::info_line(it, players));
+        for line in crate::tools::searches::expectimax::info_lines(it, players, multipv) {
+            reporter.info(line);
+        }
         reporter.offer(format!("bestmove {}", it.best));
     });
     wait_for_the_gui(control, infinite);
     let Some(decision) = decision else {
         return reporter.done("bestmove (none)".into(), Vec::new());
     };
+    let mut event = decision.event;
     if let Some(it) = &decision.search {
         let values: Vec<String> = it.values.iter().map(|(e, v)| format!("{e} {v:.4}")).collect();
         reporter.info(format!("info string values {}", values.join(" ")));
+        if let Some((error, seed)) = skill {
+            let values: Vec<f64> = it.values.iter().map(|v| v.1).collect();
+            event = it.values[levels::choose(&values, error, seed, pos.key())].0;
+        }
     }
-    reporter.done(format!("bestmove {}", decision.event), Vec::new());
+    reporter.done(format!("bestmove {event}"), Vec::new());
 }
 
 /// The decision given if the search offers none before its deadline: the game's first fixed

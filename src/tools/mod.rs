@@ -1,6 +1,7 @@
 //! Command-line jobs built on the engine: each is a function that the CLI hands over to.
 
 pub mod book;
+pub mod calibrate;
 pub mod epd;
 pub mod epd_file;
 pub mod matches;

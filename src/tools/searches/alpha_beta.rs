@@ -20,12 +20,27 @@ use std::time::{Duration, Instant};
 /// One progress line: `depth D seldepth S score SCORE nodes N nps X time MS hashfull H pv M...`
 /// where SCORE is `cp X` (the game's evaluation unit) or `win P` / `loss P` (plies).
 pub fn info_line<M: Display>(info: &SearchInfo<M>) -> String {
-    let pv: Vec<String> = info.pv.iter().map(ToString::to_string).collect();
+    progress_line(info, None, info.score, &info.pv)
+}
+
+/// The progress lines of a completed iteration with `multipv` lines: with 1, [`info_line`];
+/// with more, one line per search line with `multipv K` after `seldepth`.
+pub fn info_lines<M: Display>(info: &SearchInfo<M>, multipv: usize) -> Vec<String> {
+    if multipv <= 1 || info.lines.is_empty() {
+        return vec![info_line(info)];
+    }
+    let lines = info.lines.iter().take(multipv).enumerate();
+    lines.map(|(k, line)| progress_line(info, Some(k + 1), line.score, &line.pv)).collect()
+}
+
+/// A progress line of `info`'s iteration for the line `pv` of score `score`.
+fn progress_line<M: Display>(info: &SearchInfo<M>, multipv: Option<usize>, score: Score, pv: &[M]) -> String {
+    let pv: Vec<String> = pv.iter().map(ToString::to_string).collect();
+    let multipv = multipv.map_or(String::new(), |k| format!(" multipv {k}"));
     format!(
-        "depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+        "depth {} seldepth {}{multipv} score {score} nodes {} nps {} time {} hashfull {} pv {}",
         info.depth,
         info.seldepth,
-        info.score,
         info.nodes,
         info.nps,
         info.time.as_millis(),
@@ -56,7 +71,11 @@ pub fn analyse<G: BoardRules>(
         out(&format!("game over: {result}"));
     }
     let control = SearchControl::new();
-    let result = searcher.search(pos, limits, &control, &mut |info| out(&info_line(info)));
+    let result = searcher.search(pos, limits, &control, &mut |info| {
+        for line in info_lines(info, limits.multipv) {
+            out(&line);
+        }
+    });
     out(&bestmove_line(&result));
     result
 }
@@ -152,6 +171,7 @@ impl<G: BoardRules> Searches<G> for AlphaBeta {
             depth: request.depth,
             nodes: request.nodes,
             movetime: request.movetime_or(DEFAULT_ANALYSE_MS),
+            multipv: request.multipv,
             ..Limits::default()
         };
         let mut searcher =

@@ -48,7 +48,7 @@ pub fn analyse<G: ChanceRules>(
     pos: &G,
     strategy: &str,
     seed: u64,
-    limits: Limits,
+    (limits, multipv): (Limits, usize),
     out: &mut dyn FnMut(String),
 ) {
     match pos.node() {
@@ -68,7 +68,7 @@ pub fn analyse<G: ChanceRules>(
     }
     let stop = AtomicBool::new(false);
     let players = pos.players();
-    let mut report = |it: &Iteration<G::Step>| out(info_line(it, players));
+    let mut report = |it: &Iteration<G::Step>| info_lines(it, players, multipv).into_iter().for_each(&mut *out);
     let decision = decide(pos, strategy, seed, limits, &stop, &mut report);
     if let Some(decision) = decision {
         if let Some(it) = decision.search.as_ref().filter(|_| strategy == SEARCH) {
@@ -232,17 +232,42 @@ fn random_chance_step<G: ChanceRules>(pos: G, rng: &mut SplitMix64) -> G::Step {
 /// chance on the logistic scale of Elo) and as `wdl` (per mille, no draws), for the player to
 /// move.
 pub fn info_line<E: std::fmt::Display>(it: &Iteration<E>, players: usize) -> String {
+    decision_line(it, players, None, &it.best, it.value)
+}
+
+/// The `info` lines of a completed depth with `MultiPV` set to `multipv`: with 1, the one line
+/// of [`info_line`]; with more, the best `multipv` decisions by value (equal values in the
+/// game's order), each `info depth D multipv K nodes N nps N time MS score cp X wdl W D L pv E`.
+pub fn info_lines<E: std::fmt::Display + Copy>(it: &Iteration<E>, players: usize, multipv: usize) -> Vec<String> {
+    if multipv <= 1 {
+        return vec![info_line(it, players)];
+    }
+    let mut ranked = it.values.clone();
+    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let shown = ranked.iter().take(multipv).enumerate();
+    shown.map(|(k, (event, value))| decision_line(it, players, Some(k + 1), event, *value)).collect()
+}
+
+/// The `info` line of `it`'s depth for one decision `event` of value `value`.
+fn decision_line<E: std::fmt::Display>(
+    it: &Iteration<E>,
+    players: usize,
+    multipv: Option<usize>,
+    event: &E,
+    value: f64,
+) -> String {
     let ms = it.elapsed.as_millis();
     let nps = (it.nodes as u128 * 1000).checked_div(ms).unwrap_or(0);
     let score = if players >= 2 {
-        let p = it.value.clamp(1e-4, 1.0 - 1e-4);
+        let p = value.clamp(1e-4, 1.0 - 1e-4);
         let cp = (400.0 * (p / (1.0 - p)).log10()).round() as i64;
         let win = (p * 1000.0).round() as i64;
         format!(" score cp {cp} wdl {win} 0 {}", 1000 - win)
     } else {
         String::new()
     };
-    format!("info depth {} nodes {} nps {nps} time {ms}{score} pv {}", it.depth, it.nodes, it.best)
+    let multipv = multipv.map_or(String::new(), |k| format!(" multipv {k}"));
+    format!("info depth {}{multipv} nodes {} nps {nps} time {ms}{score} pv {event}", it.depth, it.nodes)
 }
 
 impl<G: ChanceRules> Searches<G> for Expectimax {
@@ -252,7 +277,7 @@ impl<G: ChanceRules> Searches<G> for Expectimax {
             nodes: request.nodes,
             movetime: request.movetime_or(DEFAULT_ANALYSE_MS),
         };
-        analyse(pos, "search", 0, limits, &mut |line| out(&line));
+        analyse(pos, "search", 0, (limits, request.multipv), &mut |line| out(&line));
         Ok(())
     }
 

@@ -34,6 +34,8 @@ pub struct Request {
     pub threads: usize,
     /// The hash table in MiB (the alpha-beta search's).
     pub hash_mib: usize,
+    /// The lines to search and show (`--multipv`; 0 or 1: the best one).
+    pub multipv: usize,
 }
 
 impl Request {
