@@ -21,7 +21,13 @@ use steere::variants::{Family, VARIANTS, Variant};
 
 /// A fresh one-thread search of `pos` to `depth` with `multipv` lines, among `only` (move
 /// codes; empty: every move).
-fn search<G: Game>(pos: &G, depth: u32, multipv: usize, params: SearchParams, only: Vec<u16>) -> SearchResult<G::Move> {
+fn search<G: Game>(
+    pos: &G,
+    depth: u32,
+    multipv: usize,
+    params: SearchParams,
+    only: Vec<u16>,
+) -> SearchResult<G::Move> {
     let mut searcher = Searcher::<G>::new(16, 1);
     searcher.set_params(params);
     let limits = Limits { depth: Some(depth), multipv, search_moves: only, ..Limits::default() };
@@ -66,8 +72,13 @@ fn lines_agree_with_single_searches<G: BoardRules>(variant: Variant<G>) {
             // Line 2 is the best of the moves line 1 left: a search among those finds its score.
             if multi.lines.len() >= 2 {
                 let first = multi.lines[0].pv[0];
-                let rest: Vec<u16> =
-                    pos.legal_moves().as_ref().iter().filter(|&&m| m != first).map(|&m| G::move_code(m)).collect();
+                let rest: Vec<u16> = pos
+                    .legal_moves()
+                    .as_ref()
+                    .iter()
+                    .filter(|&&m| m != first)
+                    .map(|&m| G::move_code(m))
+                    .collect();
                 let second = search(&pos, depth, 1, exact, rest);
                 assert_eq!(multi.lines[1].score, second.score, "{} at depth {depth}: line 2", pos.fen());
             }

@@ -30,6 +30,9 @@ mod hexdame_reference;
 /// The hostile-input half of the suite.
 #[path = "protocol/hostile.rs"]
 mod hostile;
+/// Strength levels and MultiPV in every variant.
+#[path = "protocol/levels.rs"]
+mod levels;
 /// The limits of every game: the deepest perft, the largest table, quoting of bad tokens.
 #[path = "protocol/limits.rs"]
 mod limits;

@@ -191,7 +191,9 @@ mod tests {
     fn levels_weaken_less_as_they_rise() {
         for level in 1..FULL {
             let (low, high) = (board(level - 1).unwrap(), board(level).unwrap());
-            assert!(high.nodes >= low.nodes.min(high.nodes) && high.error <= low.error && high.lines <= low.lines);
+            assert!(
+                high.nodes >= low.nodes.min(high.nodes) && high.error <= low.error && high.lines <= low.lines
+            );
             assert!(low.error <= 1.0 && high.error > 0.0);
             let (low, high) = (dice(level - 1).unwrap(), dice(level).unwrap());
             assert!(high.depth >= low.depth && high.error <= low.error);

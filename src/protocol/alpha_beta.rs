@@ -286,7 +286,11 @@ pub struct Skill {
 
 /// The move and expected reply a search's `result` plays: its best line, or with a level the
 /// line the level chooses.
-fn played_line<G: Game>(pos: &G, result: &SearchResult<G::Move>, style: AnswerStyle) -> (Option<G::Move>, Option<G::Move>) {
+fn played_line<G: Game>(
+    pos: &G,
+    result: &SearchResult<G::Move>,
+    style: AnswerStyle,
+) -> (Option<G::Move>, Option<G::Move>) {
     match style.skill {
         Some(skill) if result.lines.len() > 1 => {
             let values: Vec<f64> = result.lines.iter().map(|l| levels::board_value(l.score)).collect();

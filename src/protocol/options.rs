@@ -213,7 +213,9 @@ impl Options {
             "players" => Ok(Change::Players(spin("Players", value, 2, MAX_PLAYERS)? as usize)),
             "seed" => Ok(Change::Seed(spin("Seed", value, 0, MAX_SEED)?)),
             "multipv" => Ok(Change::MultiPv(spin("MultiPV", value, 1, MAX_MULTIPV)? as usize)),
-            "skilllevel" => Ok(Change::SkillLevel(spin("Skill Level", value, 0, u64::from(levels::FULL))? as u32)),
+            "skilllevel" => {
+                Ok(Change::SkillLevel(spin("Skill Level", value, 0, u64::from(levels::FULL))? as u32))
+            }
             "ucilimitstrength" => check_value("UCI_LimitStrength", value).map(Change::LimitStrength),
             "ucielo" => Ok(Change::Elo(spin("UCI_Elo", value, MIN_ELO, MAX_ELO)? as u32)),
             "strategy" => {

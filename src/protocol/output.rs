@@ -116,7 +116,12 @@ pub fn info_lines<M: Display>(info: &SearchInfo<M>, multipv: usize) -> Vec<Strin
 }
 
 /// An `info` line of `info`'s iteration with the line `pv` of score `score`.
-fn iteration_line<M: Display>(info: &SearchInfo<M>, multipv: Option<usize>, score: Score, pv: &[M]) -> String {
+fn iteration_line<M: Display>(
+    info: &SearchInfo<M>,
+    multipv: Option<usize>,
+    score: Score,
+    pv: &[M],
+) -> String {
     let mut line = format!("info depth {} seldepth {}", info.depth, info.seldepth);
     if let Some(k) = multipv {
         line.push_str(&format!(" multipv {k}"));

@@ -56,7 +56,8 @@ impl<G: Game> Worker<'_, G> {
             let depth = if self.id % 2 == 1 { (depth + 1).min(MAX_DEPTH) } else { depth };
             self.root_depth = depth as i32;
             self.seldepth = 0;
-            let previous: Vec<i32> = completed.as_ref().map_or(Vec::new(), |c| c.1.iter().map(|l| l.0).collect());
+            let previous: Vec<i32> =
+                completed.as_ref().map_or(Vec::new(), |c| c.1.iter().map(|l| l.0).collect());
             let Some(lines) = self.search_lines(pos, depth as i32, wanted, &previous) else { break };
             let score = lines[0].0;
             stable_proven =
@@ -99,7 +100,13 @@ impl<G: Game> Worker<'_, G> {
     /// One iteration: the `wanted` best root moves with their scores and lines, best first, or
     /// `None` when the search was stopped before all of them were searched. `previous` holds the
     /// lines' scores of the last iteration, for their aspiration windows.
-    fn search_lines(&mut self, pos: &G, depth: i32, wanted: usize, previous: &[i32]) -> Option<Lines<G::Move>> {
+    fn search_lines(
+        &mut self,
+        pos: &G,
+        depth: i32,
+        wanted: usize,
+        previous: &[i32],
+    ) -> Option<Lines<G::Move>> {
         let mut lines = Vec::with_capacity(wanted);
         for k in 0..wanted {
             self.root_first = k;

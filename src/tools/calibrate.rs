@@ -131,9 +131,13 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
 
 /// The rungs, bottom to top: the random mover, every level, full strength.
 fn ladder() -> Vec<Rung> {
-    let mut rungs = vec![Rung { name: "random".to_string(), settings: vec!["option.Strategy=random".to_string()] }];
+    let mut rungs =
+        vec![Rung { name: "random".to_string(), settings: vec!["option.Strategy=random".to_string()] }];
     for level in 0..levels::FULL {
-        rungs.push(Rung { name: format!("level{level}"), settings: vec![format!("option.Skill Level={level}")] });
+        rungs.push(Rung {
+            name: format!("level{level}"),
+            settings: vec![format!("option.Skill Level={level}")],
+        });
     }
     rungs.push(Rung { name: format!("level{}", levels::FULL), settings: Vec::new() });
     rungs
@@ -168,7 +172,8 @@ fn play(
 
 /// Engine 1's wins, draws and losses from a `steere match --json` report.
 pub fn parse_report(text: &str) -> Result<PairResult, String> {
-    let json: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not a match report: {e}"))?;
+    let json: serde_json::Value =
+        serde_json::from_str(text).map_err(|e| format!("not a match report: {e}"))?;
     let first = &json["engines"][0];
     let count = |key: &str| first[key].as_u64().ok_or_else(|| format!("the report has no engines[0].{key}"));
     Ok(PairResult { wins: count("wins")?, draws: count("draws")?, losses: count("losses")? })
@@ -222,7 +227,8 @@ fn table_lines(table: &[Fitted], pairs: &[PairResult], check: PairResult) -> Vec
     }
     let differences: Vec<f64> = pairs[1..].iter().map(|p| p.elo().0).collect();
     let rising = differences.iter().all(|&d| d > 0.0);
-    let (low, high) = differences.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &d| (l.min(d), h.max(d)));
+    let (low, high) =
+        differences.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &d| (l.min(d), h.max(d)));
     lines.push(String::new());
     lines.push(format!(
         "levels rise at every rung: {}; differences between neighbouring levels {low:+.0} to {high:+.0} Elo",

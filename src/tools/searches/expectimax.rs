@@ -68,7 +68,8 @@ pub fn analyse<G: ChanceRules>(
     }
     let stop = AtomicBool::new(false);
     let players = pos.players();
-    let mut report = |it: &Iteration<G::Step>| info_lines(it, players, multipv).into_iter().for_each(&mut *out);
+    let mut report =
+        |it: &Iteration<G::Step>| info_lines(it, players, multipv).into_iter().for_each(&mut *out);
     let decision = decide(pos, strategy, seed, limits, &stop, &mut report);
     if let Some(decision) = decision {
         if let Some(it) = decision.search.as_ref().filter(|_| strategy == SEARCH) {
@@ -238,7 +239,11 @@ pub fn info_line<E: std::fmt::Display>(it: &Iteration<E>, players: usize) -> Str
 /// The `info` lines of a completed depth with `MultiPV` set to `multipv`: with 1, the one line
 /// of [`info_line`]; with more, the best `multipv` decisions by value (equal values in the
 /// game's order), each `info depth D multipv K nodes N nps N time MS score cp X wdl W D L pv E`.
-pub fn info_lines<E: std::fmt::Display + Copy>(it: &Iteration<E>, players: usize, multipv: usize) -> Vec<String> {
+pub fn info_lines<E: std::fmt::Display + Copy>(
+    it: &Iteration<E>,
+    players: usize,
+    multipv: usize,
+) -> Vec<String> {
     if multipv <= 1 {
         return vec![info_line(it, players)];
     }
