@@ -275,3 +275,79 @@ fn solve_refuses_a_file_without_end() {
     let output = steere(&["solve", "/dev/zero", "--depth", "1"]);
     one_line_error(&["solve", "/dev/zero"], &output, &["/dev/zero", "MiB"]);
 }
+
+/// `analyse --multipv 3`: three numbered lines per depth, distinct first moves, legal lines,
+/// ordered scores (proven results beyond every estimate), and the best move is line 1.
+#[test]
+fn analyse_with_multipv_prints_numbered_ordered_lines() {
+    use steere::impasse::Position;
+    let output = steere(&["analyse", "--depth", "5", "--multipv", "3"]);
+    assert!(output.status.success());
+    let lines = stdout_lines(&output);
+    let start = Position::startpos();
+    let mut per_depth: Vec<Vec<(i64, String)>> = Vec::new();
+    for line in lines.iter().filter(|l| l.starts_with("depth ")) {
+        let words: Vec<&str> = line.split(' ').collect();
+        assert_eq!(words[4], "multipv", "{line}");
+        let k: usize = words[5].parse().unwrap();
+        let value: i64 = words[8].parse().unwrap();
+        let order = match words[7] {
+            "cp" => value,
+            "win" => 1_000_000 - value,
+            "loss" => -1_000_000 + value,
+            other => panic!("score kind {other} in {line}"),
+        };
+        let pv = line.split(" pv ").nth(1).unwrap();
+        let mut pos = start;
+        for mv in pv.split(' ') {
+            pos = pos.make_move(pos.parse_move(mv).unwrap_or_else(|e| panic!("{e} in {line}")));
+        }
+        if k == 1 {
+            per_depth.push(Vec::new());
+        }
+        per_depth.last_mut().unwrap().push((order, pv.split(' ').next().unwrap().to_string()));
+        assert_eq!(per_depth.last().unwrap().len(), k, "{line}");
+    }
+    assert_eq!(per_depth.len(), 5);
+    for rows in &per_depth {
+        assert_eq!(rows.len(), 3);
+        assert!(rows.windows(2).all(|w| w[0].0 >= w[1].0 && w[0].1 != w[1].1), "{rows:?}");
+        assert_ne!(rows[0].1, rows[2].1);
+    }
+    let best = lines.last().unwrap().split(' ').nth(1).unwrap();
+    assert_eq!(best, per_depth.last().unwrap()[0].1);
+}
+
+/// `steere calibrate` end to end on a tiny ladder: every pair's line, the table with a row per
+/// rung, the beginner's check, and the `LEVEL ELO` file that `UCI_Elo` reads.
+#[test]
+fn calibrate_plays_the_ladder_and_writes_the_table() {
+    let dir = std::env::temp_dir().join(format!("steere-calibrate-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("levels.txt");
+    let output = steere(&[
+        "calibrate",
+        "--variant",
+        "dipole",
+        "--games",
+        "2",
+        "--top",
+        "nodes=300",
+        "--write",
+        file.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{text}{}", String::from_utf8_lossy(&output.stderr));
+    let levels = steere::levels::LEVELS;
+    // One line per neighbouring pair and the depth-2 check.
+    assert_eq!(
+        text.lines().filter(|l| l.contains(" vs ") && l.contains("2 games")).count(),
+        levels + 1,
+        "{text}"
+    );
+    assert_eq!(text.lines().filter(|l| l.starts_with("| level")).count(), levels, "{text}");
+    assert!(text.contains("level 0 against a depth-2 search: 2 games"), "{text}");
+    let table = steere::levels::elo_table(&std::fs::read_to_string(&file).unwrap());
+    assert_eq!(table.iter().map(|r| r.0).collect::<Vec<_>>(), (0..levels as u32).collect::<Vec<_>>());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

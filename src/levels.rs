@@ -14,9 +14,13 @@
 //! same move in the same position and state every time: a game is reproducible. A weakened
 //! search runs on one thread (several would make its node-limited result depend on timing).
 //!
-//! The level's parameters are the two tables below; the Elo of each level in each variant is
-//! measured by `steere calibrate` (docs/levels.md) and compiled in from
-//! `positions/levels-VARIANT.txt`, which is how `UCI_Elo` chooses a level.
+//! **The levels' file.** Each variant's levels are a file of its own,
+//! `positions/levels-VARIANT.txt` (compiled in, through the registry): one line per level,
+//! `LEVEL key=value ...`, with the weakened levels' parameters (`depth=`, `nodes=`, `lines=`,
+//! `error=`: [`BoardLevel`], [`DiceLevel`]) and the Elo `steere calibrate` measured for each
+//! (`elo=`), which is how `UCI_Elo` chooses a level. The parameters are per variant because the
+//! games differ in how much a node or a ply is worth: one table for all would space the levels
+//! evenly in one game and bunch them in another.
 
 /// The number of levels: `Skill Level` runs from 0 to `LEVELS - 1`, the last being full
 /// strength (no weakening at all).
@@ -43,19 +47,6 @@ pub struct BoardLevel {
     pub error: f64,
 }
 
-/// The board games' weakened levels, 0 to `FULL - 1`.
-const BOARD: [BoardLevel; LEVELS - 1] = [
-    BoardLevel { depth: Some(2), nodes: u64::MAX, lines: 64, error: 1.0 },
-    BoardLevel { depth: Some(2), nodes: u64::MAX, lines: 64, error: 0.5 },
-    BoardLevel { depth: Some(2), nodes: u64::MAX, lines: 16, error: 0.25 },
-    BoardLevel { depth: None, nodes: 1_000, lines: 8, error: 0.2 },
-    BoardLevel { depth: None, nodes: 2_000, lines: 6, error: 0.15 },
-    BoardLevel { depth: None, nodes: 4_000, lines: 5, error: 0.1 },
-    BoardLevel { depth: None, nodes: 7_000, lines: 4, error: 0.07 },
-    BoardLevel { depth: None, nodes: 11_000, lines: 3, error: 0.05 },
-    BoardLevel { depth: None, nodes: 16_000, lines: 2, error: 0.03 },
-];
-
 /// How a dice game's weakened level searches and chooses.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct DiceLevel {
@@ -64,19 +55,6 @@ pub struct DiceLevel {
     /// The largest random error added to a decision's value (a chance of winning, 0 to 1).
     pub error: f64,
 }
-
-/// The dice games' weakened levels, 0 to `FULL - 1`.
-const DICE: [DiceLevel; LEVELS - 1] = [
-    DiceLevel { depth: 1, error: 0.60 },
-    DiceLevel { depth: 1, error: 0.30 },
-    DiceLevel { depth: 1, error: 0.16 },
-    DiceLevel { depth: 1, error: 0.08 },
-    DiceLevel { depth: 1, error: 0.04 },
-    DiceLevel { depth: 1, error: 0.02 },
-    DiceLevel { depth: 2, error: 0.01 },
-    DiceLevel { depth: 2, error: 0.004 },
-    DiceLevel { depth: 3, error: 0.0 },
-];
 
 /// The largest spread of candidate scores the error scales with, in evaluation units: beyond
 /// it (a proven result among the candidates) the error stops growing, so that a level does
@@ -91,14 +69,105 @@ pub fn board_error(level: BoardLevel, values: &[f64]) -> f64 {
     level.error * (best - worst).clamp(1.0, MAX_SPREAD)
 }
 
-/// The board game parameters of `level`; `None` at full strength.
-pub fn board(level: u32) -> Option<BoardLevel> {
-    BOARD.get(level as usize).copied()
+/// One line of a levels file: a level, its parameters as written, and its measured Elo.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Row {
+    /// The level, 0 to [`FULL`].
+    pub level: u32,
+    /// `depth=`: plies (a board game) or rolls (a dice game) each move's search looks ahead.
+    pub depth: Option<u32>,
+    /// `nodes=`: a board game's node budget per move.
+    pub nodes: Option<u64>,
+    /// `lines=`: a board game's candidate moves.
+    pub lines: Option<usize>,
+    /// `error=`: the largest random error (see [`BoardLevel::error`], [`DiceLevel::error`]).
+    pub error: Option<f64>,
+    /// `elo=`: the measured Elo (the random mover is 0).
+    pub elo: Option<i32>,
 }
 
-/// The dice game parameters of `level`; `None` at full strength.
-pub fn dice(level: u32) -> Option<DiceLevel> {
-    DICE.get(level as usize).copied()
+/// The rows of a levels file (`#` starts a comment), or the first malformed line.
+pub fn rows(text: &str) -> Result<Vec<Row>, String> {
+    let mut rows = Vec::new();
+    for (number, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = |why: String| format!("line {}: {why}: {line}", number + 1);
+        let mut words = line.split_whitespace();
+        let level = words.next().unwrap_or("");
+        let mut row = Row {
+            level: level.parse().map_err(|_| bad(format!("'{level}' is not a level")))?,
+            ..Row::default()
+        };
+        for word in words {
+            let (key, value) =
+                word.split_once('=').ok_or_else(|| bad(format!("'{word}' is not KEY=VALUE")))?;
+            let number = |v: &str| v.parse::<f64>().map_err(|_| bad(format!("{key}: '{v}' is not a number")));
+            match key {
+                "depth" => row.depth = Some(number(value)? as u32),
+                "nodes" => row.nodes = Some(number(value)? as u64),
+                "lines" => row.lines = Some(number(value)? as usize),
+                "error" => row.error = Some(number(value)?),
+                "elo" => row.elo = Some(number(value)?.round() as i32),
+                _ => return Err(bad(format!("unknown key '{key}'"))),
+            }
+        }
+        if row.level > FULL {
+            return Err(bad(format!("levels run from 0 to {FULL}")));
+        }
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The row of `level` in a levels file (a malformed file has none: the tests keep them sound).
+fn row(text: &str, level: u32) -> Option<Row> {
+    rows(text).ok()?.into_iter().find(|r| r.level == level)
+}
+
+/// A board game's parameters of `level` from its levels file `text`; `None` at full strength
+/// (or for a level the file does not weaken).
+pub fn board(text: &str, level: u32) -> Option<BoardLevel> {
+    let row = row(text, level).filter(|_| level < FULL)?;
+    Some(BoardLevel {
+        depth: row.depth,
+        nodes: row.nodes.unwrap_or(u64::MAX),
+        lines: row.lines.unwrap_or(1).max(1),
+        error: row.error.unwrap_or(0.0),
+    })
+}
+
+/// A dice game's parameters of `level` from its levels file `text`; `None` at full strength.
+pub fn dice(text: &str, level: u32) -> Option<DiceLevel> {
+    let row = row(text, level).filter(|_| level < FULL)?;
+    Some(DiceLevel { depth: row.depth.unwrap_or(1).max(1), error: row.error.unwrap_or(0.0) })
+}
+
+/// The levels file `text` with the Elo of every level replaced by `elos` (level, Elo) and its
+/// third comment line, the measuring command, by `measured`; every other line as it was.
+pub fn with_elos(text: &str, elos: &[(u32, i32)], measured: &str) -> String {
+    let mut out = String::new();
+    let mut comments = 0;
+    for line in text.lines() {
+        let body = line.split('#').next().unwrap_or("").trim();
+        if body.is_empty() {
+            comments += 1;
+            out.push_str(if comments == 3 { measured } else { line });
+            out.push('\n');
+            continue;
+        }
+        let level: Option<u32> = body.split_whitespace().next().and_then(|w| w.parse().ok());
+        let kept: Vec<&str> = body.split_whitespace().filter(|w| !w.starts_with("elo=")).collect();
+        let mut new = kept.join(" ");
+        if let Some(&(_, elo)) = elos.iter().find(|e| Some(e.0) == level) {
+            new.push_str(&format!(" elo={elo}"));
+        }
+        out.push_str(&new);
+        out.push('\n');
+    }
+    out
 }
 
 /// The index of the candidate a level plays: the one whose `value` plus a random error in
@@ -132,18 +201,10 @@ fn splitmix(x: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// The measured Elo of every level of a variant, from its `positions/levels-VARIANT.txt`
-/// (`LEVEL ELO` lines, `#` comments; the scale puts the uniformly random mover at 0). Empty when
-/// the variant has not been calibrated.
+/// The measured Elo of every level of a levels file, (level, Elo); empty when the variant has
+/// not been calibrated.
 pub fn elo_table(text: &str) -> Vec<(u32, i32)> {
-    text.lines()
-        .map(|line| line.split('#').next().unwrap_or("").trim())
-        .filter(|line| !line.is_empty())
-        .filter_map(|line| {
-            let mut words = line.split_whitespace();
-            Some((words.next()?.parse().ok()?, words.next()?.parse().ok()?))
-        })
-        .collect()
+    rows(text).unwrap_or_default().iter().filter_map(|r| Some((r.level, r.elo?))).collect()
 }
 
 /// The level `UCI_Elo` stands for in a variant whose table is `table`: the strongest level
@@ -187,23 +248,58 @@ mod tests {
         assert!(!picks.contains(&3) && !picks.contains(&2));
     }
 
+    /// Every variant's file: a row for every level, parameters for each weakened one that
+    /// weaken less as the level rises, Elos that rise with the level where measured.
     #[test]
-    fn levels_weaken_less_as_they_rise() {
-        for level in 1..FULL {
-            let (low, high) = (board(level - 1).unwrap(), board(level).unwrap());
-            assert!(
-                high.nodes >= low.nodes.min(high.nodes) && high.error <= low.error && high.lines <= low.lines
-            );
-            assert!(low.error <= 1.0 && high.error > 0.0);
-            let (low, high) = (dice(level - 1).unwrap(), dice(level).unwrap());
-            assert!(high.depth >= low.depth && high.error <= low.error);
+    fn every_variants_levels_weaken_less_as_they_rise() {
+        for info in &crate::variants::VARIANTS {
+            let rows = rows(info.levels).unwrap_or_else(|e| panic!("{}: {e}", info.name));
+            let levels: Vec<u32> = rows.iter().map(|r| r.level).collect();
+            assert_eq!(levels, (0..=FULL).collect::<Vec<_>>(), "{}", info.name);
+            let dice = info.family == crate::variants::Family::Dice;
+            for level in 1..FULL {
+                if dice {
+                    let (low, high) = (
+                        super::dice(info.levels, level - 1).unwrap(),
+                        super::dice(info.levels, level).unwrap(),
+                    );
+                    assert!(high.depth >= low.depth && high.error <= low.error, "{} {level}", info.name);
+                } else {
+                    let (low, high) =
+                        (board(info.levels, level - 1).unwrap(), board(info.levels, level).unwrap());
+                    assert!(high.error <= low.error && high.lines <= low.lines, "{} {level}", info.name);
+                    let reach = |l: BoardLevel| (l.depth.unwrap_or(u32::MAX).min(64), l.nodes);
+                    assert!(reach(high).0 >= reach(low).0 || high.nodes < u64::MAX, "{} {level}", info.name);
+                    assert!(low.error > 0.0 && low.depth != Some(1), "{} {level}", info.name);
+                }
+            }
+            assert_eq!((board(info.levels, FULL), super::dice(info.levels, FULL)), (None, None));
+            let elos: Vec<i32> = elo_table(info.levels).iter().map(|e| e.1).collect();
+            assert!(elos.windows(2).all(|w| w[0] < w[1]), "{}: {elos:?}", info.name);
         }
-        assert_eq!((board(FULL), dice(FULL)), (None, None));
+    }
+
+    #[test]
+    fn the_file_is_read_and_its_elos_rewritten() {
+        let text = "# a\n# b\n# c\n0 depth=2 lines=64 error=2 elo=100\n1 nodes=1000 lines=8 error=0.2\n9\n";
+        assert_eq!(
+            board(text, 0),
+            Some(BoardLevel { depth: Some(2), nodes: u64::MAX, lines: 64, error: 2.0 })
+        );
+        assert_eq!(board(text, 1), Some(BoardLevel { depth: None, nodes: 1000, lines: 8, error: 0.2 }));
+        assert_eq!(board(text, 9), None);
+        let new = with_elos(text, &[(0, 120), (1, 300), (9, 900)], "# measured now");
+        assert_eq!(
+            new,
+            "# a\n# b\n# measured now\n0 depth=2 lines=64 error=2 elo=120\n1 nodes=1000 lines=8 error=0.2 elo=300\n9 elo=900\n"
+        );
+        assert!(rows("0 speed=3").unwrap_err().contains("unknown key 'speed'"));
+        assert!(rows("12 depth=2").unwrap_err().contains("levels run from 0 to 9"));
     }
 
     #[test]
     fn elo_picks_the_strongest_level_at_or_below_it() {
-        let table = elo_table("# level elo\n0 100\n1 250 # a comment\n2 400\n");
+        let table = elo_table("# level elo\n0 elo=100\n1 elo=250 # a comment\n2 elo=400\n");
         assert_eq!(table, vec![(0, 100), (1, 250), (2, 400)]);
         assert_eq!(level_for_elo(&table, 50), 0);
         assert_eq!(level_for_elo(&table, 260), 1);

@@ -35,8 +35,8 @@ pub struct VariantInfo {
     /// The opening book of `steere match` (`positions/openings-NAME.fen`, compiled in); empty
     /// for a dice game, whose matches start from the start and vary by their dice.
     pub openings: &'static str,
-    /// The measured Elo of each strength level (`positions/levels-NAME.txt`, compiled in;
-    /// see [`crate::levels::elo_table`]), which `UCI_Elo` chooses from.
+    /// The strength levels' parameters and measured Elos (`positions/levels-NAME.txt`,
+    /// compiled in; see [`crate::levels`]).
     pub levels: &'static str,
     /// The family: which traits, search and tools the game uses.
     pub family: Family,

@@ -16,15 +16,15 @@ pub struct CalibrateArgs {
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub concurrency: u32,
     /// The search limit of every move, the `steere match` engine setting that full strength plays
-    /// at (default: nodes=30000 for board games, depth=3 for dice games). The weakened levels
-    /// search less, by their own budgets.
+    /// at (default: the full-strength row of positions/levels-VARIANT.txt, e.g. nodes=30000 for
+    /// Impasse, depth=3 for Can't Stop). The weakened levels search less, by their own budgets.
     #[arg(long, value_name = "KEY=VALUE")]
     pub top: Option<String>,
     /// The engine command whose levels are measured (default: this steere).
     #[arg(long, value_name = "CMD")]
     pub engine: Option<PathBuf>,
-    /// Write the measured `LEVEL ELO` table to FILE (positions/levels-VARIANT.txt is the one
-    /// compiled in, which UCI_Elo reads).
+    /// Write the variant's levels file with the measured Elos to FILE (the parameters are this
+    /// program's; positions/levels-VARIANT.txt is the file compiled in, which UCI_Elo reads).
     #[arg(long, value_name = "FILE")]
     pub write: Option<PathBuf>,
     /// Keep each match's JSON report in this folder (default: a temporary one, removed).

@@ -80,10 +80,7 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         Some(path) => path.clone(),
         None => std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?,
     };
-    let top = args.top.clone().unwrap_or_else(|| match info.family {
-        Family::Board => "nodes=30000".to_string(),
-        Family::Dice => "depth=3".to_string(),
-    });
+    let top = args.top.clone().unwrap_or_else(|| default_top(info));
     let folder = match &args.keep {
         Some(dir) => dir.clone(),
         None => std::env::temp_dir().join(format!("steere-calibrate-{}", std::process::id())),
@@ -121,12 +118,36 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         crate::outln!("{line}");
     }
     if let Some(path) = &args.write {
-        write_levels(path, info.name, &top, args.games, &table)?;
+        let elos: Vec<(u32, i32)> = table[1..]
+            .iter()
+            .enumerate()
+            .map(|(level, row)| (level as u32, row.elo.round() as i32))
+            .collect();
+        let measured = format!(
+            "# Measured by: steere calibrate --variant {} --games {} --top {top} ({} games per pair)",
+            info.name,
+            args.games,
+            pairs[0].games()
+        );
+        let text = levels::with_elos(info.levels, &elos, &measured);
+        std::fs::write(path, text).map_err(|e| format!("--write {}: {e}", path.display()))?;
     }
     if args.keep.is_none() {
         let _ = std::fs::remove_dir_all(&folder);
     }
     Ok(())
+}
+
+/// The budget full strength is measured at: the full-strength row's `nodes=` or `depth=` in
+/// the variant's levels file, else 30,000 nodes (a board game) or 3 rolls (a dice game).
+fn default_top(info: &variants::VariantInfo) -> String {
+    let full = levels::rows(info.levels).unwrap_or_default().into_iter().find(|r| r.level == levels::FULL);
+    match (full.as_ref().and_then(|r| r.nodes), full.as_ref().and_then(|r| r.depth), info.family) {
+        (Some(nodes), _, _) => format!("nodes={nodes}"),
+        (None, Some(depth), _) => format!("depth={depth}"),
+        (None, None, Family::Board) => "nodes=30000".to_string(),
+        (None, None, Family::Dice) => "depth=3".to_string(),
+    }
 }
 
 /// The rungs, bottom to top: the random mover, every level, full strength.
@@ -170,13 +191,24 @@ fn play(
     parse_report(&text).map_err(|e| format!("{}: {e}", file.display()))
 }
 
-/// Engine 1's wins, draws and losses from a `steere match --json` report.
+/// Engine 1's wins, draws and losses from a `steere match --json` report. A dice game's report
+/// counts wins only: engine 1's losses are engine 2's wins, and a game neither won (the turn
+/// limit) is a draw.
 pub fn parse_report(text: &str) -> Result<PairResult, String> {
     let json: serde_json::Value =
         serde_json::from_str(text).map_err(|e| format!("not a match report: {e}"))?;
-    let first = &json["engines"][0];
-    let count = |key: &str| first[key].as_u64().ok_or_else(|| format!("the report has no engines[0].{key}"));
-    Ok(PairResult { wins: count("wins")?, draws: count("draws")?, losses: count("losses")? })
+    let count = |engine: usize, key: &str| {
+        json["engines"][engine][key]
+            .as_u64()
+            .ok_or_else(|| format!("the report has no engines[{engine}].{key}"))
+    };
+    let wins = count(0, "wins")?;
+    if let (Ok(draws), Ok(losses)) = (count(0, "draws"), count(0, "losses")) {
+        return Ok(PairResult { wins, draws, losses });
+    }
+    let losses = count(1, "wins")?;
+    let draws = count(0, "games")?.saturating_sub(wins + losses);
+    Ok(PairResult { wins, draws, losses })
 }
 
 /// A rung of the fitted table: its name, Elo and 95% interval.
@@ -243,18 +275,6 @@ fn table_lines(table: &[Fitted], pairs: &[PairResult], check: PairResult) -> Vec
     lines
 }
 
-/// Writes the `LEVEL ELO` table that `UCI_Elo` reads ([`levels::elo_table`]).
-fn write_levels(path: &Path, variant: &str, top: &str, games: u64, table: &[Fitted]) -> Result<(), String> {
-    let mut text = format!(
-        "# The measured Elo of each strength level of {variant} (LEVEL ELO; the random mover is 0).\n\
-         # steere calibrate --variant {variant} --games {games} --top {top} (docs/levels.md)\n"
-    );
-    for (level, row) in table[1..].iter().enumerate() {
-        text.push_str(&format!("{level} {:.0}\n", row.elo));
-    }
-    std::fs::write(path, text).map_err(|e| format!("--write {}: {e}", path.display()))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,5 +310,8 @@ mod tests {
         let json = r#"{"engines": [{"name": "a", "wins": 5, "draws": 2, "losses": 3}, {"name": "b"}]}"#;
         assert_eq!(parse_report(json), Ok(PairResult { wins: 5, draws: 2, losses: 3 }));
         assert!(parse_report("{}").unwrap_err().contains("engines[0].wins"));
+        // A dice game's report: wins only.
+        let dice = r#"{"engines": [{"games": 10, "wins": 6}, {"games": 10, "wins": 3}]}"#;
+        assert_eq!(parse_report(dice), Ok(PairResult { wins: 6, draws: 1, losses: 3 }));
     }
 }
