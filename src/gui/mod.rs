@@ -26,13 +26,16 @@
 //! unbuffered connection).
 //!
 //! **Routes.** `GET /` (the page), `/app.js`, `/hexboard.js` (the HexDame board),
-//! `/cantstop.js` (the Can't Stop board and controls), `/style.css`; `GET /api/setup` (variants,
+//! `/cantstop.js` (the Can't Stop board and controls), `/panel.js` (what stands around a
+//! board: the players, scores, the graph, the game's end), `/style.css`; `GET /api/setup` (variants,
 //! with a dice game's numbers of players and engine strategies, and engines); `GET /api/game?id=N`; `GET /api/events?id=N` (server-sent events: the game's
 //! state at every change); `GET /api/record?id=N` (the game as a record, text); `POST` with a JSON body: `/api/new` (a [`games::NewGame`]: a board game's `players`, a dice game's `seats`),
 //! `/api/move` (`{"id": N, "move": "d2f4"}`), `/api/truncate` (`{"id": N, "ply": K}`),
-//! `/api/takeback` and `/api/resume` (`{"id": N}`), `/api/load` (`{"text": RECORD, "index": K}`:
+//! `/api/takeback`, `/api/resume` and `/api/resign` (`{"id": N}`), `/api/draw` (`{"id": N}`
+//! offers a draw, `"accept": true|false` answers the other side's offer), `/api/load` (`{"text": RECORD, "index": K}`:
 //! game K of a record file, as a new game; answers `{"game": ..., "games": [titles]}`), `/api/analyse` (`{"id": N, "engine": NAME,
-//! "ply": K}` analyses the position after K moves; without `engine` it stops). Answers are JSON: a game's
+//! "ply": K, "multipv": L}` analyses the position after K moves, showing L lines; without
+//! `engine` it stops). Answers are JSON: a game's
 //! state (its family's fields: see [`games`]), or `{"error": "..."}` with status 400 (404 for an unknown route, 403
 //! for a refused origin, 413 for a body over [`limits::MAX_BODY`]).
 //!
@@ -64,6 +67,7 @@ const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const HEXBOARD_JS: &str = include_str!("assets/hexboard.js");
 const CANTSTOP_JS: &str = include_str!("assets/cantstop.js");
+const PANEL_JS: &str = include_str!("assets/panel.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
 /// The time control an engine spec needs; the GUI sends each game's own `go movetime` instead.
@@ -170,6 +174,7 @@ fn handle(mut request: Request, guard: &Guard, games: &Arc<Games>) {
         (Method::Get, "/app.js") => asset(APP_JS, "text/javascript; charset=utf-8"),
         (Method::Get, "/hexboard.js") => asset(HEXBOARD_JS, "text/javascript; charset=utf-8"),
         (Method::Get, "/cantstop.js") => asset(CANTSTOP_JS, "text/javascript; charset=utf-8"),
+        (Method::Get, "/panel.js") => asset(PANEL_JS, "text/javascript; charset=utf-8"),
         (Method::Get, "/style.css") => asset(STYLE_CSS, "text/css; charset=utf-8"),
         (Method::Get, "/api/setup") => json_response(200, &setup(games)),
         (Method::Get, "/api/game") => answer(query_id(query).and_then(|id| games.snapshot(id))),
@@ -225,8 +230,11 @@ fn setup(games: &Games) -> serde_json::Value {
         .iter()
         .filter_map(|v| {
             let caps = view::capabilities(v.name).ok()?;
-            let mut entry =
-                json!({ "name": v.name, "summary": v.summary, "family": "board", "start": caps.start });
+            // The measured Elo of each level (docs/levels.md), weakest first.
+            let elos: Vec<i32> = crate::levels::elo_table(v.levels).iter().map(|e| e.1).collect();
+            let mut entry = json!({
+                "name": v.name, "summary": v.summary, "family": "board", "start": caps.start, "levels": elos,
+            });
             if caps.family == crate::variants::Family::Dice {
                 entry["family"] = json!("dice");
                 entry["players"] = json!([caps.players.0, caps.players.1]);
@@ -246,6 +254,8 @@ struct GameRequest {
     mv: Option<String>,
     ply: Option<usize>,
     engine: Option<String>,
+    accept: Option<bool>,
+    multipv: Option<usize>,
 }
 
 /// Runs a `POST` route.
@@ -263,7 +273,11 @@ fn post(route: &str, body: &str, games: &Arc<Games>) -> Result<serde_json::Value
         "/api/truncate" => games.truncate(id, request.ply.ok_or("no ply given")?),
         "/api/takeback" => games.take_back(id),
         "/api/resume" => games.resume(id),
-        "/api/analyse" => games.analyse(id, request.engine.as_deref(), request.ply.unwrap_or(0)),
+        "/api/resign" => games.resign(id),
+        "/api/draw" => games.draw(id, request.accept),
+        "/api/analyse" => {
+            games.analyse(id, request.engine.as_deref(), request.ply.unwrap_or(0), request.multipv)
+        }
         _ => Err(format!("no such action: {route}")),
     }
 }

@@ -135,6 +135,9 @@ pub struct Capabilities {
     pub rewinds: bool,
     /// Whether engine play is paced, so that a person can follow the engines' turns.
     pub paced: bool,
+    /// Whether the rules know drawn games (HexDame's repetition), so that the players may
+    /// also agree one; a game whose rules have no draw (Impasse, Dipole) is played out.
+    pub draws: bool,
     /// The start position's FEN for the fewest players.
     pub start: String,
 }
@@ -312,6 +315,7 @@ fn capabilities_of<G: Rules, S: Plays<G>>(variant: Variant<G>, search: S) -> Res
         analysable: S::ANALYSABLE,
         rewinds: S::REWINDS,
         paced: S::PACED,
+        draws: G::DRAWS_BY_REPETITION,
         start: start_of(variant, fewest, None)?,
     })
 }

@@ -95,11 +95,14 @@ function accept(game) {
   state.received = performance.now();
   listen(game.id);
   sessionStorage.setItem("steere-game", String(game.id));
+  // The game's own address, to reopen or share it (a link opens the game it names).
+  if (location.hash !== `#game=${game.id}`) history.replaceState(null, "", `#game=${game.id}`);
   if (game.version !== state.version) {
     state.version = game.version;
     const moves = movesOf(game).map((m) => m.text).join(" ");
     if (moves !== state.moves) {
       // The game changed: show its last position and forget a half-made move.
+      if (state.moves !== null && state.moves !== undefined && moves.length > state.moves.length) sound("move");
       state.moves = moves;
       state.selected = [];
       state.highlight = [];
@@ -115,7 +118,35 @@ function show(game) {
   state.game = null;
   state.version = 0;
   state.moves = null;
+  state.over = null;
+  syncForm(game);
+  // A person playing Black alone sees the board from Black's side.
+  if (!isDice(game)) state.flipped = game.players[1] === "human" && game.players[0] !== "human";
   accept(game);
+}
+
+/// The form shows the game shown, not its defaults: after a reload or a record opened too.
+function syncForm(game) {
+  $("variant").value = game.variant;
+  updateForm(); // the variant's own fields (a dice game's numbers of players) first
+  $("movetime").value = String(game.movetime);
+  if (!isDice(game)) {
+    ["white", "black"].forEach((name, side) => {
+      $(name).value = game.players[side];
+      const level = game.levels ? game.levels[side] : null;
+      $(`${name}-level`).value = level === null || level === undefined ? "9" : String(level);
+    });
+  } else {
+    $("players").value = String(game.seats.length);
+    document.querySelectorAll(".seat").forEach((span, k) => {
+      const seat = game.seats[k];
+      if (!seat) return;
+      span.querySelector(".seat-player").value = seat.player;
+      span.querySelector(".seat-strategy").value = seat.strategy || "search";
+      span.querySelector(".seat-level").value = seat.level === null || seat.level === undefined ? "9" : String(seat.level);
+    });
+  }
+  updateForm();
 }
 
 /// The ply shown and whether it is the game's last position.
@@ -139,17 +170,22 @@ function clockText(ms) {
   return `${minutes}:${seconds}`;
 }
 
-/// The clocks, the side to move's running down since the state was received.
+/// Below this a clock is drawn as running low.
+const LOW_TIME_MS = 10000;
+
+/// The clocks in the players' strip, the side to move's running down since the state was
+/// received; a flagged side's reads 0:00.0.
 function renderClocks() {
   const g = state.game && !isDice(state.game) ? state.game : null;
-  $("clocks").hidden = !g || !g.clocks;
   if (!g || !g.clocks) return;
   const running = g.position.result || g.time_loss ? -1 : g.position.to_move === "white" ? 0 : 1;
   ["white", "black"].forEach((name, side) => {
-    const left = g.clocks[side] - (side === running ? performance.now() - state.received : 0);
     const span = $(`clock-${name}`);
-    span.textContent = `${name} ${clockText(left)}`;
-    span.className = side === running ? "running" : "";
+    if (!span) return;
+    const flagged = g.time_loss === name;
+    const left = flagged ? 0 : g.clocks[side] - (side === running ? performance.now() - state.received : 0);
+    span.textContent = clockText(left);
+    span.className = ["clock", side === running ? "running" : "", left < LOW_TIME_MS ? "low" : "", flagged ? "flagged" : ""].join(" ").trim();
   });
 }
 
@@ -178,70 +214,167 @@ function render() {
   }
   drawBoard(g.variant, fen, ply);
   $("fen").value = fen;
+  renderMoves(g, ply);
+  const last = ply === g.moves.length;
+  let status;
+  if (g.time_loss && last) status = `Game over: ${g.time_loss} has lost on time`;
+  else if (g.position.result && last) status = `Game over: ${g.position.result}`;
+  else if (!last) status = `Viewing ${moveLabel(g, ply)} (ply ${ply} of ${g.moves.length}): press End to return`;
+  else if (g.paused) status = "Engine play paused: press Resume engine play to go on";
+  else if (g.thinking) status = `${g.players[g.position.to_move === "white" ? 0 : 1]} is thinking...`;
+  else status = `${g.position.to_move} to move`;
+  $("status").textContent = status;
+  showError(g.error);
+  $("resume").hidden = !g.error && !g.paused;
+  $("play-from-here").hidden = last;
+  $("pass").hidden = !(humanToMove() && g.position.legal.includes("pass"));
+  const people = g.players.filter((p) => p === "human").length;
+  const playing = last && !g.position.result && !g.time_loss;
+  $("resign").hidden = !(playing && people > 0);
+  $("offer-draw").hidden = !(playing && people > 0 && g.draws && !g.draw_offer);
+  $("hint").hidden = !humanToMove() || !state.setup.engines.length;
+  $("takeback").hidden = g.moves.length === 0;
+  $("draw-offer").hidden = !(playing && g.draw_offer);
+  $("draw-offer-text").textContent = g.draw_offer ? `${g.draw_offer} offers a draw.` : "";
+  const note = explanation(g, ply, humanToMove());
+  $("explain").hidden = !note;
+  $("explain").textContent = note;
+  renderStrip(g, fen, ply, Boolean(g.clocks));
+  renderChoice();
+  renderAnalysis(ply);
+  renderGraph(ply);
+  renderClocks();
+  renderBar(g, ply);
+  renderReview(g);
+  renderGameOver(g);
+}
+
+/// `move 12 (black): d2f4`, the list's numbering of ply `ply` (from 1).
+function moveLabel(g, ply) {
+  if (ply === 0) return "the start position";
+  const side = blackToMove(g.position.history[ply - 1]) ? "black" : "white";
+  return `move ${Math.floor((ply - 1) / 2) + 1} (${side}) ${g.moves[ply - 1].text}`;
+}
+
+/// The move list, a pair of moves a line, numbered; each engine move with its score from
+/// White's side (and a review's mark); the move shown scrolled into view.
+function renderMoves(g, ply) {
   const moves = $("moves");
   moves.innerHTML = "";
+  const marks = reviewMarks(g);
+  let current = null;
   g.moves.forEach((m, i) => {
     if (i % 2 === 0) moves.appendChild(document.createElement("li"));
     const span = document.createElement("span");
     span.textContent = m.text;
     span.dataset.ply = String(i + 1);
-    if (m.score) span.title = `depth ${m.depth ?? "?"} score ${m.score}`;
+    const black = blackToMove(g.position.history[i]);
+    if (m.score) span.title = `depth ${m.depth ?? "?"}, ${evalWords(m.score, black)}`;
+    if (marks[i + 1]) {
+      span.classList.add(`mark-${marks[i + 1]}`);
+      span.dataset.mark = marks[i + 1];
+      span.title = `${marks[i + 1]}${span.title ? "; " + span.title : ""}`;
+      span.textContent += MARK_SIGNS[marks[i + 1]];
+    }
     if (m.score) {
       const note = document.createElement("small");
-      note.textContent = ` ${m.score.replace("cp ", "")}`;
+      note.textContent = ` ${evalText(m.score, black)}`;
       span.appendChild(note);
     }
-    if (i + 1 === ply) span.classList.add("current");
+    if (i + 1 === ply) {
+      span.classList.add("current");
+      current = span;
+    }
     span.onclick = () => { state.shown = i + 1; state.selected = []; render(); };
     moves.lastChild.appendChild(span);
   });
-  let status;
-  if (g.time_loss && ply === g.moves.length) status = `Game over: ${g.time_loss} has lost on time`;
-  else if (g.position.result && ply === g.moves.length) status = `Game over: ${g.position.result}`;
-  else if (ply !== g.moves.length) status = `Viewing move ${ply} of ${g.moves.length}`;
-  else if (g.thinking) status = `${g.players[g.position.to_move === "white" ? 0 : 1]} is thinking...`;
-  else status = `${g.position.to_move} to move`;
-  $("status").textContent = status;
-  showError(g.error);
-  $("resume").hidden = !g.error;
-  $("play-from-here").hidden = ply === g.moves.length;
-  $("pass").hidden = !(humanToMove() && g.position.legal.includes("pass"));
-  renderChoice();
-  renderAnalysis(ply);
-  renderGraph(ply);
-  renderClocks();
+  // The list follows the game: the move shown (the last one while playing) stays in sight.
+  if (current) current.scrollIntoView({ block: "nearest" });
+  else moves.scrollTop = 0;
 }
 
-/// A score as people read it: `+0.35` for `cp 35`, `win in 3` / `loss in 3` for `mate 3` /
-/// `mate -3` (own moves of the side to move).
-function scoreText(score) {
-  if (!score) return "";
-  const [kind, value] = score.split(" ");
-  const n = Number(value);
-  if (kind === "mate") return n > 0 ? `win in ${n}` : `loss in ${-n}`;
-  return (n >= 0 ? "+" : "") + (n / 100).toFixed(2);
+/// The evaluation bar: the analysis of the position shown while there is one, else the score
+/// of the engine move that led to it.
+function renderBar(g, ply) {
+  const a = g.analysis;
+  let score = null, black = blackToMove(g.position.history[ply]);
+  if (a && a.ply === ply && a.score) score = a.score;
+  else if (ply > 0 && g.moves[ply - 1].score) {
+    score = g.moves[ply - 1].score;
+    black = blackToMove(g.position.history[ply - 1]);
+  }
+  renderEvalBar(whiteValue(score, black), evalText(score, black), $("show-evalbar").checked);
+}
+
+/// The game's end, once: a banner over the board and a sound, when the game ends while shown.
+function renderGameOver(g) {
+  const over = g.time_loss ? `${g.time_loss} has lost on time` : g.position.result;
+  if (over && state.over === null) state.over = over; // already over when opened: no banner
+  if (!over) state.over = "";
+  if (over && state.over === "") {
+    state.over = over;
+    $("gameover-text").textContent = `Game over: ${over}`;
+    $("gameover").hidden = false;
+    sound("end");
+  }
+  if (!over) $("gameover").hidden = true;
 }
 
 function renderAnalysis(ply) {
   $("analyse").textContent = state.analysing ? "Stop" : "Analyse";
   const a = state.game.analysis;
-  if (!a) { $("analysis-line").textContent = ""; return; }
-  if (state.analysing && a.ply !== ply) {
+  const lines = $("analysis-lines");
+  lines.innerHTML = "";
+  if (!a || !state.analysing) { $("analysis-line").textContent = ""; return; }
+  if (a.ply !== ply) {
     // The position shown changed: analyse the new one.
-    action("/api/analyse", { engine: state.analysing, ply });
+    action("/api/analyse", { engine: state.analysing, ply, multipv: Number($("multipv").value) });
     return;
   }
+  const black = blackToMove(a.fen);
   const parts = [a.engine, a.running ? "thinking" : "stopped"];
   if (a.depth) parts.push(`depth ${a.depth}`);
-  if (a.score) parts.push(`score ${scoreText(a.score)}`);
+  if (a.score) parts.push(evalWords(a.score, black));
   if (a.nps) parts.push(`${(a.nps / 1e6).toFixed(2)} M nodes/s`);
-  if (a.pv.length) parts.push(`pv ${a.pv.join(" ")}`);
   if (a.error) parts.push(a.error);
   $("analysis-line").textContent = parts.join(" | ");
+  const shown = a.lines && a.lines.length ? a.lines : [{ multipv: 1, depth: a.depth, score: a.score, pv: a.pv }];
+  for (const line of shown) {
+    if (!line.pv.length) continue;
+    const li = document.createElement("li");
+    li.dataset.multipv = String(line.multipv);
+    const score = document.createElement("b");
+    score.textContent = evalText(line.score, black);
+    li.append(score, ` ${line.pv.join(" ")}`);
+    lines.appendChild(li);
+  }
 }
 
-/// The engines' scores of their own moves over the game, from White's side (a proven result
-/// is drawn at the edge), and a mark at the move shown.
+/// The review's mark of each ply (`blunder`, `mistake`, `inaccuracy`), where the review is
+/// of the moves the game has now.
+function reviewMarks(g) {
+  const r = reviewOf(g);
+  const marks = {};
+  if (!r) return marks;
+  for (const p of r.plies) if (p && p.mark) marks[p.ply] = p.mark;
+  return marks;
+}
+
+/// The game's review if it reviewed the moves the game starts with now (a review outlives
+/// neither a take-back of its moves nor another line played from an earlier move).
+function reviewOf(g) {
+  const r = g.review;
+  if (!r || !r.plies || !r.moves) return null;
+  const same = r.moves.length <= g.moves.length && r.moves.every((t, i) => g.moves[i].text === t);
+  return same ? r : null;
+}
+
+/// The signs a review adds to a marked move, as in annotated games.
+const MARK_SIGNS = { inaccuracy: "?!", mistake: "?", blunder: "??" };
+
+/// The scores over the game from White's side: the review's where there is one, else the
+/// engines' of their own moves; a proven result is drawn at the edge. Marked moves are dots,
+/// the move shown a red line, and a click goes to the move under it.
 function renderGraph(ply) {
   const g = state.game;
   const svg = $("graph");
@@ -249,27 +382,79 @@ function renderGraph(ply) {
   const width = 200, height = 60, moves = g.moves.length;
   const x = (i) => (moves ? (i / moves) * width : 0);
   const y = (v) => height / 2 - (Math.max(-600, Math.min(600, v)) / 600) * (height / 2 - 2);
-  const axis = document.createElementNS(SVG, "line");
-  Object.entries({ x1: 0, y1: height / 2, x2: width, y2: height / 2, class: "axis" }).forEach(([k, v]) => axis.setAttribute(k, v));
-  svg.appendChild(axis);
-  const points = [];
-  g.moves.forEach((m, i) => {
-    if (!m.score) return;
-    const [kind, value] = m.score.split(" ");
-    let v = kind === "mate" ? Math.sign(Number(value)) * 600 : Number(value);
-    if (blackToMove(g.position.history[i])) v = -v;
-    points.push(`${x(i + 1).toFixed(1)},${y(v).toFixed(1)}`);
-  });
-  if (points.length) {
-    const line = document.createElementNS(SVG, "polyline");
-    line.setAttribute("points", points.join(" "));
-    line.setAttribute("class", "eval");
-    svg.appendChild(line);
+  const add = (tag, attributes, text) => {
+    const node = document.createElementNS(SVG, tag);
+    Object.entries(attributes).forEach(([k, v]) => node.setAttribute(k, v));
+    if (text) node.textContent = text;
+    svg.appendChild(node);
+    return node;
+  };
+  add("rect", { x: 0, y: 0, width, height: height / 2, class: "white-half" });
+  add("line", { x1: 0, y1: height / 2, x2: width, y2: height / 2, class: "axis" });
+  add("text", { x: 2, y: 6, class: "graph-label" }, "White ahead");
+  add("text", { x: 2, y: height - 2, class: "graph-label" }, "Black ahead");
+  const values = [];
+  const review = reviewOf(g);
+  if (review && review.plies.length > 1) {
+    review.plies.forEach((p, k) => {
+      if (p && p.score && k <= moves) values.push([k, whiteValue(p.score, blackToMove(g.position.history[k]))]);
+    });
+  } else {
+    g.moves.forEach((m, i) => {
+      if (m.score) values.push([i + 1, whiteValue(m.score, blackToMove(g.position.history[i]))]);
+    });
   }
-  const now = document.createElementNS(SVG, "line");
-  Object.entries({ x1: x(ply), y1: 0, x2: x(ply), y2: height, class: "now" }).forEach(([k, v]) => now.setAttribute(k, v));
-  svg.appendChild(now);
+  if (values.length) {
+    add("polyline", { points: values.map(([k, v]) => `${x(k).toFixed(1)},${y(v).toFixed(1)}`).join(" "), class: "eval" });
+  }
+  const marks = reviewMarks(g);
+  for (const [k, mark] of Object.entries(marks)) {
+    const value = values.find(([i]) => i === Number(k));
+    const dot = add("circle", { cx: x(Number(k)), cy: value ? y(value[1]) : height / 2, r: 2, class: `graph-mark mark-${mark}` });
+    dot.dataset.ply = k;
+  }
+  add("line", { x1: x(ply), y1: 0, x2: x(ply), y2: height, class: "now" });
+  svg.onclick = (event) => {
+    if (!moves) return;
+    const box = svg.getBoundingClientRect();
+    state.shown = Math.max(0, Math.min(moves, Math.round(((event.clientX - box.left) / box.width) * moves)));
+    state.selected = [];
+    render();
+  };
 }
+
+/// A game review's progress and summary (the counts of marks per side; each mark is a link to
+/// its move).
+function renderReview(g) {
+  const r = g.review;
+  $("review").textContent = r && r.running ? "Stop review" : "Review game";
+  $("review-progress").hidden = !r || !r.running;
+  const summary = $("review-summary");
+  summary.innerHTML = "";
+  if (!r) return;
+  $("review-progress").max = r.total || 1;
+  $("review-progress").value = r.done || 0;
+  if (r.error) summary.textContent = r.error;
+  const marks = reviewMarks(g);
+  const plies = Object.keys(marks).map(Number).sort((a, b) => a - b);
+  const head = document.createElement("div");
+  head.textContent = r.running
+    ? `Reviewing at depth ${r.depth}: ${r.done} of ${r.total} positions`
+    : `Reviewed at depth ${r.depth} by ${r.engine}: ${plies.length ? plies.length + " marked moves" : "no move marked"}`;
+  summary.appendChild(head);
+  for (const ply of plies) {
+    const link = document.createElement("button");
+    link.type = "button";
+    link.className = `mark-link mark-${marks[ply]}`;
+    link.dataset.ply = String(ply);
+    link.textContent = `${marks[ply]}: ${moveLabel(g, ply)}`;
+    link.onclick = () => { state.shown = ply; state.selected = []; render(); };
+    summary.appendChild(link);
+  }
+}
+
+/// Room above the top row, in cells, for the tallest stacks drawn there.
+const TOP_MARGIN = 0.25;
 
 function drawBoard(variant, fen, ply) {
   if (HEX_VARIANTS.has(variant)) return drawHexBoard(fen, ply);
@@ -282,7 +467,7 @@ function drawBoard(variant, fen, ply) {
   const at = (file, rank) => {
     const f = state.flipped ? size - 1 - file : file;
     const r = state.flipped ? rank : size - 1 - rank;
-    return [0.6 * cell + f * cell, r * cell];
+    return [0.6 * cell + f * cell, TOP_MARGIN * cell + r * cell];
   };
   const last = ply > 0 ? squaresOf(state.game.moves[ply - 1].text) : [];
   const next = new Set(candidates().map((m) => squaresOf(m)[state.selected.length]).filter(Boolean));
@@ -311,10 +496,10 @@ function drawBoard(variant, fen, ply) {
   for (let i = 0; i < size; i++) {
     const [fx] = at(i, 0);
     const [, ry] = at(0, i);
-    label(svg, String.fromCharCode(97 + i), fx + cell / 2, size * cell + 0.3 * cell, "coord");
+    label(svg, String.fromCharCode(97 + i), fx + cell / 2, (size + TOP_MARGIN) * cell + 0.3 * cell, "coord");
     label(svg, String(i + 1), 0.3 * cell, ry + cell / 2, "coord");
   }
-  svg.setAttribute("viewBox", `0 0 ${(size + 0.6) * cell} ${(size + 0.6) * cell}`);
+  svg.setAttribute("viewBox", `0 0 ${(size + 0.6) * cell} ${(size + 0.6 + TOP_MARGIN) * cell}`);
 }
 
 /// The analysing engine's best move as an arrow from its first square to its last (a ring
@@ -328,10 +513,19 @@ function drawBestMove(svg, squares, at, cell) {
   const [x1, y1] = center(squares[0]);
   const [x2, y2] = center(squares[squares.length - 1]);
   const mark = document.createElementNS(SVG, squares.length > 1 ? "line" : "circle");
-  const attributes = squares.length > 1 ? { x1, y1, x2, y2 } : { cx: x1, cy: y1, r: cell * 0.45 };
+  const attributes = squares.length > 1 ? { x1, y1, x2, y2, "marker-end": "url(#arrowhead)" } : { cx: x1, cy: y1, r: cell * 0.45 };
+  arrowhead(svg);
   Object.entries({ ...attributes, class: "best" }).forEach(([k, v]) => mark.setAttribute(k, v));
   mark.dataset.move = squares.join("");
   svg.appendChild(mark);
+}
+
+/// The arrowhead of the best move's arrow, defined once per drawing.
+function arrowhead(svg) {
+  if (svg.querySelector("#arrowhead")) return;
+  const defs = document.createElementNS(SVG, "defs");
+  defs.innerHTML = '<marker id="arrowhead" viewBox="0 0 10 10" refX="6" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" class="best-head"/></marker>';
+  svg.appendChild(defs);
 }
 
 function drawPiece(svg, piece, cx, cy, cell, square) {
@@ -389,7 +583,10 @@ function renderChoice() {
   const box = $("choice");
   box.innerHTML = "";
   const moves = state.selected.length ? candidates() : [];
-  const exits = moves.filter((m) => /off\d+$/.test(m) && squaresOf(m).length === state.selected.length);
+  const exitCount = (m) => Number(m.match(/off(\d+)$/)[1]);
+  const exits = moves
+    .filter((m) => /off\d+$/.test(m) && squaresOf(m).length === state.selected.length)
+    .sort((a, b) => exitCount(a) - exitCount(b));
   const exact = moves.filter((m) => squaresOf(m).length === state.selected.length && !/off/.test(m));
   const longer = moves.filter((m) => squaresOf(m).length > state.selected.length);
   const hex = HEX_VARIANTS.has(state.game.variant);
@@ -399,6 +596,11 @@ function renderChoice() {
   if (crowns) {
     const note = document.createElement("span");
     note.textContent = "Crown: click the single to stack, highlighted.";
+    box.appendChild(note);
+  }
+  if (exits.length) {
+    const note = document.createElement("span");
+    note.textContent = "How many checkers leave the board?";
     box.appendChild(note);
   }
   if (paths.length && paths.length <= 12) {
@@ -446,6 +648,7 @@ async function newGame(event) {
       variant: $("variant").value,
       fen: $("setup-fen").value.trim() || null,
       players: [$("white").value, $("black").value],
+      levels: [levelValue($("white-level")), levelValue($("black-level"))],
       movetime: Number($("movetime").value) || 1000,
       clock: clock ? [Math.round(Number(clock[1]) * 60000), Math.round(Number(clock[2] || 0) * 1000)] : null,
     });
@@ -453,6 +656,28 @@ async function newGame(event) {
     show(game);
   } catch (e) {
     showError(e.message);
+  }
+}
+
+/// A level select's value: `null` for full strength (level 9, the engine's default).
+function levelValue(select) {
+  const level = Number(select.value);
+  return select.hidden || !Number.isInteger(level) || level >= 9 ? null : level;
+}
+
+/// The level selects' choices: 0 (the weakest) to 9 (full strength), named with the Elo the
+/// variant's table measured (docs/levels.md) where the setup gives one.
+function fillLevels(variant) {
+  const info = variantInfo(variant);
+  for (const select of document.querySelectorAll(".level")) {
+    const keep = select.value || "9";
+    select.innerHTML = "";
+    for (let level = 0; level <= 9; level++) {
+      const elo = info && info.levels ? info.levels[level] : null;
+      const name = level === 9 ? "full strength" : `level ${level}`;
+      select.add(new Option(elo ? `${name} (Elo ${elo})` : name, String(level)));
+    }
+    select.value = keep;
   }
 }
 
@@ -523,6 +748,33 @@ function step(delta) {
   render();
 }
 
+/// The tabs of this page answer each other over a channel: which game do you show?
+const tabs = typeof BroadcastChannel === "function" ? new BroadcastChannel("steere-tabs") : null;
+if (tabs) {
+  tabs.onmessage = (message) => {
+    if (message.data.ask && state.game && String(state.game.id) === message.data.ask) tabs.postMessage({ shows: message.data.ask });
+  };
+}
+
+/// Whether another open tab shows game `id` (it answers within a moment).
+function shownElsewhere(id) {
+  if (!tabs) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    const listener = (message) => { if (message.data.shows === id) resolve(true); };
+    tabs.addEventListener("message", listener);
+    tabs.postMessage({ ask: id });
+    setTimeout(() => { tabs.removeEventListener("message", listener); resolve(false); }, 250);
+  });
+}
+
+/// Starts (an engine's name) or stops (`null`) the analysis of the position shown; the page
+/// shows the change at once.
+function analyse(engine) {
+  state.analysing = engine;
+  render();
+  action("/api/analyse", { engine, ply: shownPly(), multipv: Number($("multipv").value) });
+}
+
 async function init() {
   state.setup = await api("/api/setup");
   for (const v of state.setup.variants) $("variant").add(new Option(v.name, v.name));
@@ -535,19 +787,39 @@ async function init() {
   document.querySelectorAll(".seat-player").forEach((select, k) => {
     select.value = k === 0 ? "human" : state.setup.engines[0] || "human";
   });
-  $("variant").onchange = updateForm;
+  $("variant").onchange = () => { fillLevels($("variant").value); updateForm(); };
   $("players").onchange = updateForm;
-  for (const select of document.querySelectorAll(".seat-player")) select.onchange = updateForm;
+  for (const select of document.querySelectorAll(".seat-player, .seat-strategy, #white, #black")) select.onchange = updateForm;
+  fillLevels($("variant").value);
   $("to-latest").onclick = () => { state.shown = null; render(); };
   for (const e of state.setup.engines) $("analyser").add(new Option(e, e));
-  $("analyse").onclick = () => {
-    state.analysing = state.analysing ? null : $("analyser").value;
-    action("/api/analyse", { engine: state.analysing, ply: shownPly() });
+  $("analyse").onclick = () => analyse(state.analysing ? null : $("analyser").value);
+  $("hint").onclick = () => analyse(state.setup.engines[0]);
+  $("multipv").onchange = () => { if (state.analysing) analyse(state.analysing); };
+  $("review").onclick = () => {
+    const running = state.game.review && state.game.review.running;
+    action("/api/review", running ? {} : { engine: $("analyser").value, depth: Number($("review-depth").value) });
   };
+  $("gameover-review").onclick = () => {
+    $("gameover").hidden = true;
+    action("/api/review", { engine: $("analyser").value, depth: Number($("review-depth").value) });
+  };
+  $("gameover-close").onclick = () => { $("gameover").hidden = true; };
+  $("resign").onclick = () => {
+    if (confirm("Resign this game?")) action("/api/resign");
+  };
+  $("offer-draw").onclick = () => action("/api/draw");
+  $("draw-accept").onclick = () => action("/api/draw", { accept: true });
+  $("draw-decline").onclick = () => action("/api/draw", { accept: false });
+  $("show-evalbar").onchange = render;
   $("new-game").onsubmit = newGame;
   updateForm();
   $("flip").onclick = () => { state.flipped = !state.flipped; render(); };
-  $("takeback").onclick = () => action("/api/takeback");
+  $("takeback").onclick = () => {
+    const g = state.game;
+    // Going back past more than one's own move (to a person's turn) drops the engines' moves too.
+    if (g.players.every((p) => p !== "human") || confirm("Take back your last move (and the engine's reply)?")) action("/api/takeback");
+  };
   $("resume").onclick = () => action("/api/resume");
   $("pass").onclick = () => play("pass");
   $("play-from-here").onclick = () => action("/api/truncate", { ply: shownPly() });
@@ -572,13 +844,21 @@ async function init() {
   $("record-games").onchange = (e) => openRecord(Number(e.target.value));
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT") return;
-    if (e.key === "ArrowLeft") step(-1);
+    if (e.target.tagName === "SELECT") return;
+    if (e.key === "ArrowLeft" || e.key === "ArrowUp") { e.preventDefault(); step(-1); }
+    if (e.key === "ArrowDown") { e.preventDefault(); step(1); }
+    if (e.key === "Home") { e.preventDefault(); state.shown = 0; state.selected = []; render(); }
+    if (e.key === "End") { e.preventDefault(); state.shown = null; state.selected = []; render(); }
     if (e.key === "ArrowRight") step(1);
   });
+  // A reload finds the tab's game again; a duplicated tab (its storage copied) whose game
+  // another tab shows starts its own; a link `#game=N` opened in a new tab shows game N.
   const saved = sessionStorage.getItem("steere-game");
-  if (saved) {
+  const linked = (location.hash.match(/^#game=(\d+)$/) || [])[1];
+  const wanted = saved && !(await shownElsewhere(saved)) ? saved : saved ? null : linked;
+  if (wanted) {
     try {
-      show(await api(`/api/game?id=${saved}`));
+      show(await api(`/api/game?id=${wanted}`));
     } catch (e) {
       await newGame();
     }

@@ -361,7 +361,8 @@ async function newDiceGame() {
   const count = Number($("players").value);
   const seats = [...document.querySelectorAll("#dice-seats .seat")].slice(0, count).map((span) => {
     const player = span.querySelector(".seat-player").value;
-    return { player, strategy: player === "human" ? null : span.querySelector(".seat-strategy").value };
+    const strategy = player === "human" ? null : span.querySelector(".seat-strategy").value;
+    return { player, strategy, level: levelValue(span.querySelector(".seat-level")) };
   });
   const seed = $("seed").value.trim();
   const game = await api("/api/new", {
@@ -382,6 +383,7 @@ function updateForm() {
   const info = variantInfo($("variant").value);
   const dice = info && info.family === "dice";
   $("new-game").classList.toggle("dice", Boolean(dice));
+  ["white", "black"].forEach((side) => { $(`${side}-level`).hidden = $(side).value === "human"; });
   if (!dice) return;
   const [fewest, most] = info.players;
   if ($("players").dataset.variant !== info.name) {
@@ -398,5 +400,7 @@ function updateForm() {
     span.hidden = k >= count;
     const engine = span.querySelector(".seat-player").value !== "human";
     span.querySelector(".seat-strategy").hidden = !engine;
+    // Levels weaken the engine's own search; a fixed player plays as it is.
+    span.querySelector(".seat-level").hidden = !engine || span.querySelector(".seat-strategy").value !== "search";
   });
 }

@@ -8,8 +8,15 @@ use crate::client::Fault;
 use std::sync::atomic::Ordering;
 
 impl Games {
-    /// Has `engine` analyse the position after `ply` moves, or stops the analysis (`None`).
-    pub fn analyse(self: &Arc<Games>, id: u64, engine: Option<&str>, ply: usize) -> Result<Value, String> {
+    /// Has `engine` analyse the position after `ply` moves showing its `multipv` best lines
+    /// (1 when `None`; at most [`MAX_LINES`]), or stops the analysis (`engine` `None`).
+    pub fn analyse(
+        self: &Arc<Games>,
+        id: u64,
+        engine: Option<&str>,
+        ply: usize,
+        multipv: Option<usize>,
+    ) -> Result<Value, String> {
         let game = self.game(id)?;
         let mut g = lock(&game);
         if !g.caps.analysable {
@@ -17,7 +24,9 @@ impl Games {
         }
         g.analysis_stop.store(true, Ordering::SeqCst);
         let Some(name) = engine else {
+            // Stopped: the page shows no analysis, at once (a new version, for its stream).
             g.analysis = None;
+            g.changed();
             return Ok(g.snapshot());
         };
         let (_, spec) =
@@ -26,6 +35,10 @@ impl Games {
         if g.variant != crate::variants::DEFAULT_VARIANT {
             spec.set_variant(g.variant);
         }
+        let lines = multipv.unwrap_or(1).clamp(1, MAX_LINES);
+        // Sent every time: the kept process may have analysed with another number of lines.
+        spec.options.retain(|(n, _)| !n.eq_ignore_ascii_case("MultiPV"));
+        spec.options.push(("MultiPV".to_string(), lines.to_string()));
         let fen = g.view().history.get(ply).cloned().ok_or_else(|| format!("the game has no ply {ply}"))?;
         let stop = Arc::new(AtomicBool::new(false));
         g.analysis_stop = stop.clone();
@@ -33,6 +46,7 @@ impl Games {
             engine: name.to_string(),
             ply,
             fen: fen.clone(),
+            multipv: lines,
             running: true,
             ..Analysis::default()
         });
@@ -99,34 +113,49 @@ fn finish_analysis(game: &Mutex<Game>, stop: &AtomicBool, engine: Option<Engine>
     }
 }
 
-/// Reads the depth, score, speed and principal variation of an `info` line into `analysis`;
-/// the variation is cut at its first move that is not legal.
+/// Reads the depth, score, speed and principal variation of an `info` line into `analysis`:
+/// into its line `multipv K` (1 without the word), and line 1 also into its own fields. The
+/// variation is cut at its first move that is not legal; a line of a new depth drops the
+/// deeper-numbered lines of the depth before, which the engine has not sent again yet.
 fn read_info(line: &str, analysis: &mut Analysis, variant: &str) {
     let words: Vec<&str> = line.split_whitespace().collect();
-    let mut i = 1;
-    while i < words.len() {
-        match words[i] {
-            "depth" => analysis.depth = words.get(i + 1).and_then(|w| w.parse().ok()).or(analysis.depth),
-            "nps" => analysis.nps = words.get(i + 1).and_then(|w| w.parse().ok()).or(analysis.nps),
-            "score" if i + 2 < words.len() => {
-                analysis.score = Some(format!("{} {}", words[i + 1], words[i + 2]))
-            }
-            "pv" => {
-                let mut pv: Vec<String> = Vec::new();
-                for mv in &words[i + 1..] {
-                    let mut next = pv.clone();
-                    next.push(mv.to_string());
-                    if view(variant, Some(&analysis.fen), &next).is_err() {
-                        break;
-                    }
-                    pv = next;
-                }
-                analysis.pv = pv;
-                return;
-            }
-            "string" => return,
-            _ => {}
-        }
-        i += 1;
+    if words.contains(&"string") {
+        return;
     }
+    let after = |key: &str| words.iter().position(|&w| w == key).and_then(|i| words.get(i + 1));
+    let number = |key: &str| after(key).and_then(|w| w.parse::<u64>().ok());
+    if let Some(nps) = number("nps") {
+        analysis.nps = Some(nps);
+    }
+    let Some(pv_at) = words.iter().position(|&w| w == "pv") else { return };
+    let score = words
+        .iter()
+        .position(|&w| w == "score")
+        .and_then(|i| Some(format!("{} {}", words.get(i + 1)?, words.get(i + 2)?)));
+    let depth = number("depth").and_then(|d| u32::try_from(d).ok());
+    let k = number("multipv").map_or(1, |k| k as usize).clamp(1, MAX_LINES);
+    let mut pv: Vec<String> = Vec::new();
+    for mv in &words[pv_at + 1..] {
+        let mut next = pv.clone();
+        next.push(mv.to_string());
+        if view(variant, Some(&analysis.fen), &next).is_err() {
+            break;
+        }
+        pv = next;
+    }
+    if k == 1 {
+        analysis.depth = depth.or(analysis.depth);
+        analysis.score = score.clone().or(analysis.score.take());
+        analysis.pv = pv.clone();
+        analysis.lines.retain(|l| l.depth == depth);
+    }
+    let entry = AnalysisLine { multipv: k, depth, score, pv };
+    match analysis.lines.iter_mut().find(|l| l.multipv == k) {
+        Some(line) => *line = entry,
+        None => analysis.lines.push(entry),
+    }
+    analysis.lines.sort_by_key(|l| l.multipv);
 }
+
+/// The most lines an analysis shows.
+pub const MAX_LINES: usize = 5;

@@ -32,7 +32,7 @@ impl Games {
     /// start are one change, so nobody sees the game idle between them.
     pub(super) fn kick_locked(self: &Arc<Games>, mut g: MutexGuard<'_, Game>, game: &Arc<Mutex<Game>>) {
         let view = loop {
-            if g.thinking || g.error.is_some() || g.left || g.time_loss.is_some() {
+            if g.thinking || g.error.is_some() || g.paused || g.left || g.time_loss.is_some() {
                 return;
             }
             let view = g.view();
@@ -129,6 +129,7 @@ impl Games {
         });
         match checked {
             Ok(played) => {
+                g.declined_by(seat);
                 g.charge(seat);
                 if g.time_loss.is_none() {
                     g.steps.push(played);
@@ -157,9 +158,16 @@ impl Game {
         if self.caps.players.0 != self.caps.players.1 {
             set("Players", self.seats.len().to_string());
         }
+        let seed = (self.seed.wrapping_add(seat as u64) % (MAX_SEED + 1)).to_string();
         if let Some(strategy) = self.seats[seat].strategy.as_deref().filter(|&s| s != SEARCH) {
             set("Strategy", strategy.to_string());
-            set("Seed", (self.seed.wrapping_add(seat as u64) % (MAX_SEED + 1)).to_string());
+            set("Seed", seed.clone());
+        }
+        // A level's choices are drawn from the seed: the game's own, so that a new game is a
+        // new one while a record's seed replays it.
+        if let Some(level) = self.seats[seat].level {
+            set("Skill Level", level.to_string());
+            set("Seed", seed);
         }
         spec
     }

@@ -31,12 +31,13 @@
 //! [`super::records`]; this file opens them as games.
 
 mod analysis;
+mod endings;
 mod engines;
 mod lifetime;
 
 use super::changes::{self, lock};
 use super::limits::Limits;
-use super::records::{self, Opened, Played, Saved, Seat};
+use super::records::{self, Ending, Opened, Played, Saved, Seat};
 use super::view::{Capabilities, EventInfo, SEARCH, View, capabilities, start_fen, view, view_capped};
 use crate::client::Engine;
 use crate::client::spec::EngineSpec;
@@ -80,6 +81,10 @@ pub struct NewGame {
     /// The seed of the dice (`None`: drawn from the clock).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// A board game's engine seats' strength levels, White's first (`Skill Level` 0 to 8;
+    /// `None` or 9: full strength). A dice game's seats carry their own.
+    #[serde(default)]
+    pub levels: Option<Vec<Option<u32>>>,
 }
 
 /// What the analysing engine says of a position of the game.
@@ -99,10 +104,27 @@ pub struct Analysis {
     pub nps: Option<u64>,
     /// The principal variation, cut at its first move the rules reject.
     pub pv: Vec<String>,
+    /// The number of lines asked for (`MultiPV`).
+    pub multipv: usize,
+    /// The best lines of the last depth, best first: line 1 is `depth`, `score` and `pv`.
+    pub lines: Vec<AnalysisLine>,
     /// True until the engine has stopped.
     pub running: bool,
     /// What went wrong, if the engine failed.
     pub error: Option<String>,
+}
+
+/// One line of an analysis with several (`info ... multipv K ...`).
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AnalysisLine {
+    /// Its rank, from 1 (the best).
+    pub multipv: usize,
+    /// The depth it was searched to.
+    pub depth: Option<u32>,
+    /// Its score, `cp X` or `mate N`, for the side to move.
+    pub score: Option<String>,
+    /// Its moves, cut at the first the rules reject.
+    pub pv: Vec<String>,
 }
 
 /// One game.
@@ -141,8 +163,13 @@ struct Game {
     analyser: Option<Engine>,
     /// True when every seat is an engine: the match runner's draw cap applies.
     cap: bool,
-    /// The detail of a record opened with a draw by the draw cap: see [`Opened::adjudicated`].
-    adjudicated: Option<String>,
+    /// How the game ended beside its moves (a resignation, a draw agreed, a record's draw by
+    /// the runner's cap): see [`Opened::ending`].
+    ending: Option<Ending>,
+    /// The seat whose offer of a draw stands (until the other side answers or a move is made).
+    draw_offer: Option<usize>,
+    /// Set when a take-back in a game of engines only paused their play, until resumed.
+    paused: bool,
     /// When a request last named the game (an open page does every second).
     last_seen: Instant,
     /// Set once no page has shown the game for the idle timeout: its engines are stopped and
@@ -162,10 +189,8 @@ impl Game {
 
     fn view(&self) -> View {
         let mut position = self.view_of(&self.texts()).expect("a game holds only legal steps");
-        if let Some(detail) = self.adjudicated.as_ref().filter(|_| position.result.is_none()) {
-            position.result = Some(format!("draw by the draw cap: {detail}"));
-            position.draw = Some(Category::DrawCap);
-            position.legal.clear();
+        if position.result.is_none() {
+            endings::apply(self.ending.as_ref(), &mut position);
         }
         position
     }
@@ -181,6 +206,7 @@ impl Game {
             "start": self.start,
             "movetime": self.movetime,
             "thinking": self.thinking,
+            "paused": self.paused,
             "error": self.error,
             "version": self.version,
         });
@@ -188,6 +214,9 @@ impl Game {
             Family::Board => json!({
                 "moves": self.steps,
                 "players": self.seats.iter().map(|s| s.player.as_str()).collect::<Vec<_>>(),
+                "levels": self.seats.iter().map(|s| s.level).collect::<Vec<_>>(),
+                "draw_offer": self.draw_offer.map(|seat| position.seat_name(seat)),
+                "draws": self.caps.draws,
                 "clocks": self.clocks_now(),
                 "increment": self.increment,
                 "time_loss": self.time_loss.map(|seat| position.seat_name(seat)),
@@ -224,6 +253,8 @@ impl Game {
         if let Some(clocks) = self.clocks.as_mut() {
             clocks[seat] -= self.turn_started.elapsed().as_millis() as i64;
             if clocks[seat] < 0 {
+                // A flag shows 0:00, not the time the turn began with.
+                clocks[seat] = 0;
                 self.time_loss = Some(seat);
             } else {
                 clocks[seat] += self.increment as i64;
@@ -239,6 +270,9 @@ impl Game {
             let view = self.view();
             if self.time_loss.is_none() && !view.is_over() && clocks[view.to_move] < 0 {
                 self.time_loss = Some(view.to_move);
+                if let Some(stored) = self.clocks.as_mut() {
+                    stored[view.to_move] = 0;
+                }
                 self.changed();
             }
         }
@@ -300,8 +334,19 @@ impl Games {
                     names()
                 ));
             }
+            // Level 9 is full strength, the engine's default: no level is sent for it.
+            let level = match seat.level {
+                Some(level) if level > crate::levels::FULL => {
+                    let full = crate::levels::FULL;
+                    return Err(format!(
+                        "seat {}: level {level}: expected 0 to {full} ({full}: full strength)",
+                        i + 1
+                    ));
+                }
+                level => level.filter(|&level| level < crate::levels::FULL),
+            };
             if caps.strategies.is_empty() {
-                return Ok(Seat { strategy: None, ..seat });
+                return Ok(Seat { strategy: None, level, ..seat });
             }
             let strategy =
                 seat.strategy.as_deref().map(str::trim).filter(|s| !s.is_empty()).unwrap_or(SEARCH);
@@ -309,7 +354,9 @@ impl Games {
                 let known = caps.strategies.join(", ");
                 return Err(format!("seat {}: unknown strategy '{strategy}' (one of: {known})", i + 1));
             }
-            Ok(Seat { strategy: Some(strategy.to_string()), ..seat })
+            // A fixed player has no levels: it plays as it is.
+            let level = level.filter(|_| strategy == SEARCH);
+            Ok(Seat { strategy: Some(strategy.to_string()), level, ..seat })
         };
         seats.into_iter().enumerate().map(checked).collect()
     }
@@ -321,7 +368,13 @@ impl Games {
         // Each family's page names its seats its own way.
         let seats = match (caps.family, &new.players, &new.seats) {
             (Family::Board, Some(players), _) => {
-                players.iter().map(|player| Seat { player: player.clone(), strategy: None }).collect()
+                let levels = new.levels.clone().unwrap_or_default();
+                let level = |i: usize| levels.get(i).copied().flatten();
+                players
+                    .iter()
+                    .enumerate()
+                    .map(|(i, player)| Seat { player: player.clone(), strategy: None, level: level(i) })
+                    .collect()
             }
             (Family::Dice, _, Some(seats)) => seats.clone(),
             (Family::Board, None, _) => return Err("a board game needs its players (`players`)".to_string()),
@@ -360,7 +413,9 @@ impl Games {
             analysis: None,
             analysis_stop: Arc::new(AtomicBool::new(false)),
             analyser: None,
-            adjudicated: None,
+            ending: None,
+            draw_offer: None,
+            paused: false,
             last_seen: Instant::now(),
             left: false,
         };
@@ -413,6 +468,7 @@ impl Games {
         if !seat.is_human() {
             return Err(format!("it is {to_move}'s turn, played by {}", seat.label()));
         }
+        g.declined_by(view.to_move);
         if view.node == Node::Chance {
             if text != "roll" {
                 return Err(format!("'{text}': the dice are due, and the server rolls them: send 'roll'"));
@@ -448,8 +504,9 @@ impl Games {
                 return Err(format!("the game has only {} moves", g.steps.len()));
             }
             if ply < g.steps.len() {
-                g.adjudicated = None; // the adjudicated end is gone with the moves
+                g.ending = None; // an end beside the moves is gone with them
             }
+            g.draw_offer = None;
             g.steps.truncate(ply);
             g.generation += 1;
             g.time_loss = None;
@@ -462,16 +519,26 @@ impl Games {
         Ok(lock(&game).snapshot())
     }
 
-    /// Takes back the last step, and the engines' steps before it, back to a person's turn.
+    /// Takes back the last step, and the engines' steps before it, back to a person's turn. In
+    /// a game of engines only it takes back one move and pauses their play (until resumed):
+    /// there is no person's turn to go back to, and they would play the move again at once.
     pub fn take_back(self: &Arc<Games>, id: u64) -> Result<Value, String> {
         let game = self.game(id)?;
         let ply = {
-            let g = lock(&game);
+            let mut g = lock(&game);
             if !g.caps.rewinds {
                 return Err(NO_REWIND.to_string());
             }
+            if g.steps.is_empty() {
+                return Err("no move to take back".to_string());
+            }
             let mut texts = g.texts();
             texts.pop();
+            if g.seats.iter().all(|seat| !seat.is_human()) {
+                g.paused = true;
+                drop(g);
+                return self.truncate(id, texts.len());
+            }
             while !texts.is_empty() && !g.seats[view(g.variant, Some(&g.start), &texts)?.to_move].is_human() {
                 texts.pop();
             }
@@ -485,6 +552,7 @@ impl Games {
         let game = self.game(id)?;
         let mut g = lock(&game);
         g.error = None;
+        g.paused = false;
         g.changed();
         self.kick_locked(g, &game);
         Ok(lock(&game).snapshot())
@@ -502,6 +570,7 @@ impl Games {
             movetime: g.movetime,
             steps: &g.steps,
             time_loss: g.time_loss,
+            ending: g.ending.as_ref(),
             view: g.view(),
         }))
     }
@@ -511,7 +580,7 @@ impl Games {
     /// rolls). Returns it and a title for every game of the file.
     pub fn load(self: &Arc<Games>, text: &str, index: usize) -> Result<(Value, Vec<String>), String> {
         let (opened, titles) = records::open(text, index)?;
-        let Opened { variant, fen, seed, steps, adjudicated } = opened;
+        let Opened { variant, fen, seed, steps, ending } = opened;
         let texts: Vec<String> = steps.iter().map(|s| s.text.clone()).collect();
         let position = view(&variant, fen.as_deref(), &texts)?;
         let new = NewGame {
@@ -522,6 +591,7 @@ impl Games {
             movetime: 1000,
             clock: None,
             seed: Some(0),
+            levels: None,
         };
         let id = self.create(&new)?["id"].as_u64().expect("a game has an id");
         let game = self.game(id)?;
@@ -533,7 +603,7 @@ impl Games {
             g.dice.next_u64();
         }
         g.steps = steps;
-        g.adjudicated = adjudicated;
+        g.ending = ending;
         g.generation += 1;
         g.changed();
         Ok((g.snapshot(), titles))

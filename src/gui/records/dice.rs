@@ -70,13 +70,8 @@ pub(super) fn open(text: &str) -> Result<(Opened, Vec<String>), String> {
     }
     let title = format!("1: {} players, {} events, {}", position.players, texts.len(), record.result);
     let steps = record.events.iter().map(|(text, comment)| played(text, comment.as_deref())).collect();
-    let opened = Opened {
-        variant: record.variant,
-        fen: Some(record.fen),
-        seed: record.seed,
-        steps,
-        adjudicated: None,
-    };
+    let opened =
+        Opened { variant: record.variant, fen: Some(record.fen), seed: record.seed, steps, ending: None };
     Ok((opened, vec![title]))
 }
 

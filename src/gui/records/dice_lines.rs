@@ -25,7 +25,7 @@ pub(super) fn open(text: &str, index: usize) -> Result<(Opened, Vec<String>), St
         fen: Some(record.start.clone()),
         seed: Some(seed),
         steps,
-        adjudicated: None,
+        ending: None,
     };
     Ok((opened, titles))
 }

@@ -41,12 +41,16 @@ pub struct Seat {
     /// fixed players); always `None` for a person and in a board game.
     #[serde(default)]
     pub strategy: Option<String>,
+    /// An engine seat's strength level (`Skill Level` 0 to 8, docs/levels.md); `None` for
+    /// full strength and for a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<u32>,
 }
 
 impl Seat {
     /// A person at the page.
     pub fn human() -> Seat {
-        Seat { player: "human".to_string(), strategy: None }
+        Seat { player: "human".to_string(), strategy: None, level: None }
     }
 
     /// Whether a person sits here.
@@ -54,12 +58,16 @@ impl Seat {
         self.player == "human"
     }
 
-    /// `steere` or `steere (greedy)`, for messages.
+    /// `steere`, `steere (greedy)` or `steere (level 3)`, for messages and records.
     pub fn label(&self) -> String {
-        match self.strategy.as_deref() {
-            Some(strategy) if strategy != SEARCH => format!("{} ({strategy})", self.player),
-            _ => self.player.clone(),
+        let mut notes = Vec::new();
+        if let Some(strategy) = self.strategy.as_deref().filter(|&s| s != SEARCH) {
+            notes.push(strategy.to_string());
         }
+        if let Some(level) = self.level {
+            notes.push(format!("level {level}"));
+        }
+        if notes.is_empty() { self.player.clone() } else { format!("{} ({})", self.player, notes.join(", ")) }
     }
 }
 
@@ -79,6 +87,8 @@ pub struct Saved<'a> {
     pub steps: &'a [Played],
     /// The seat that lost on time, if one did.
     pub time_loss: Option<usize>,
+    /// How the game ended, if it ended beside its moves ([`Ending`]).
+    pub ending: Option<&'a Ending>,
     /// The position after the steps.
     pub view: View,
 }
@@ -93,9 +103,22 @@ pub struct Opened {
     pub seed: Option<u64>,
     /// The steps, with the recorded depths and scores.
     pub steps: Vec<Played>,
-    /// The detail of a draw by the match runner's draw cap (`draw cap: DETAIL`), which no
-    /// replay can see: the game stays drawn after its last move until the moves change.
-    pub adjudicated: Option<String>,
+    /// How the game ended where no replay can see it (a draw by the match runner's cap, a
+    /// resignation, a draw agreed): the game stays ended after its last move until the moves
+    /// change.
+    pub ending: Option<Ending>,
+}
+
+/// An end of a game that the rules do not see in its moves: it is kept beside them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// A draw by the match runner's cap for endless games, with its detail
+    /// (`draw cap: DETAIL` in a record).
+    DrawCap(String),
+    /// The players agreed a draw (where the rules allow one).
+    Agreement,
+    /// The seat (from 0) resigned: the other side wins.
+    Resignation(usize),
 }
 
 /// The game as a record in its family's format.

@@ -2,7 +2,7 @@
 //! runner's own [`GameRecord`], read with its own reader, so that the GUI's records and the
 //! runner's read alike.
 
-use super::{Opened, Saved, played};
+use super::{Ending, Opened, Saved, played};
 use crate::game::Player;
 use crate::gui::view::view;
 use crate::tools::matches::record::{Category, GameRecord, PlayedMove, parse_records};
@@ -45,12 +45,16 @@ pub(super) fn write(game: &Saved) -> String {
         },
         category: match (game.time_loss, position.draw, result) {
             (Some(_), _, _) => Category::TimeForfeit,
+            (None, _, _) if matches!(game.ending, Some(Ending::Resignation(_))) => Category::Resignation,
             (None, Some(draw), _) => draw,
             (None, None, Some(_)) => Category::Normal,
             (None, None, None) => Category::Unfinished,
         },
         detail: match (game.time_loss, position.draw, result) {
             (Some(loser), _, _) => format!("{}: lost on time", seat_name(loser)),
+            (None, _, _) if let Some(Ending::Resignation(seat)) = game.ending => {
+                format!("{} resigned", seat_name(*seat))
+            }
             // As the match runner words it, so that records read alike.
             (None, Some(Category::Repetition), _) => format!("{} occurred for the third time", position.fen),
             // `draw by the draw cap...: WHY`: the record's category already says the first part.
@@ -79,18 +83,28 @@ pub(super) fn open(text: &str, index: usize) -> Result<(Opened, Vec<String>), St
     let variant = record.tag("Variant").unwrap_or(crate::variants::DEFAULT_VARIANT);
     let fen = record.tag("FEN").map(str::to_string);
     view(variant, fen.as_deref(), &record.moves).map_err(|e| format!("game {}: {e}", index + 1))?;
-    // A draw by the runner's cap is no rule the replay can see: the game keeps it.
-    let adjudicated = record
-        .tag("Reason")
-        .unwrap_or("")
-        .strip_prefix(Category::DrawCap.label())
-        .and_then(|rest| rest.strip_prefix(':'))
-        .map(|detail| detail.trim().to_string());
+    let ending = ending_of(record.tag("Reason").unwrap_or(""), &record.result);
     let steps = record
         .moves
         .iter()
         .zip(&record.comments)
         .map(|(text, comment)| played(text, comment.as_deref()))
         .collect();
-    Ok((Opened { variant: variant.to_string(), fen, seed: None, steps, adjudicated }, titles))
+    Ok((Opened { variant: variant.to_string(), fen, seed: None, steps, ending }, titles))
+}
+
+/// The end a record's `Reason` (and result) gives that no replay can see: a draw by the
+/// runner's cap, a draw agreed, a resignation (the loser is the side the result does not name).
+fn ending_of(reason: &str, result: &str) -> Option<Ending> {
+    let (label, detail) = reason.split_once(':').unwrap_or((reason, ""));
+    match Category::from_label(label.trim())? {
+        Category::DrawCap => Some(Ending::DrawCap(detail.trim().to_string())),
+        Category::Agreement => Some(Ending::Agreement),
+        Category::Resignation => match result {
+            "1-0" => Some(Ending::Resignation(1)),
+            "0-1" => Some(Ending::Resignation(0)),
+            _ => None,
+        },
+        _ => None,
+    }
 }

@@ -26,6 +26,11 @@ pub enum Category {
     Repetition,
     /// A draw by the runner's cap for endless games (not a rule of the game).
     DrawCap,
+    /// Not a match ending: a person resigned (in `steere gui`); the other side wins.
+    Resignation,
+    /// Not a match ending: a draw agreed by the players (in `steere gui`, where the rules
+    /// allow one: HexDame).
+    Agreement,
 }
 
 impl Category {
@@ -50,7 +55,7 @@ impl Category {
 
     /// True for the endings of a drawn game.
     pub fn is_draw(self) -> bool {
-        Category::DRAWS.contains(&self)
+        Category::DRAWS.contains(&self) || self == Category::Agreement
     }
 
     /// The label used in records, tables and JSON.
@@ -66,13 +71,16 @@ impl Category {
             Category::Unfinished => "unfinished",
             Category::Repetition => "repetition",
             Category::DrawCap => "draw cap",
+            Category::Resignation => "resignation",
+            Category::Agreement => "agreement",
         }
     }
 
     /// The category of a label.
     pub fn from_label(label: &str) -> Option<Category> {
-        let unfinished = (label == "unfinished").then_some(Category::Unfinished);
-        let draw = Category::DRAWS.into_iter().find(|c| c.label() == label);
-        Category::ALL.into_iter().find(|c| c.label() == label).or(unfinished).or(draw)
+        // The endings only a person makes (the GUI's records) are read too.
+        let by_people = [Category::Unfinished, Category::Resignation, Category::Agreement];
+        let other = by_people.into_iter().chain(Category::DRAWS).find(|c| c.label() == label);
+        Category::ALL.into_iter().find(|c| c.label() == label).or(other)
     }
 }

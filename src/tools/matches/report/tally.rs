@@ -158,13 +158,17 @@ impl Tally {
         match game.category {
             None => {}
             Some(Category::Unfinished) => self.unfinished += 1,
-            Some(Category::Normal) => {
+            // A resignation (a GUI record's) counts as a loss over the board.
+            Some(Category::Normal | Category::Resignation) => {
                 for seat in (0..self.players).filter(|&s| game.winner.is_some_and(|w| w != s)) {
                     self.normal_losses[engine_at(seat)] += 1;
                 }
             }
             Some(draw) if draw.is_draw() => {
-                self.draws_by[Category::DRAWS.iter().position(|&c| c == draw).expect("a draw")] += 1;
+                // The runner's own draws are told apart; one agreed (a GUI record's) is not.
+                if let Some(reason) = Category::DRAWS.iter().position(|&c| c == draw) {
+                    self.draws_by[reason] += 1;
+                }
                 for seat in 0..self.players {
                     self.seat_draws[engine_at(seat)][seat] += 1;
                 }
