@@ -127,7 +127,7 @@ impl Page {
         events.as_array().unwrap().iter().map(|e| e.as_str().unwrap().to_string()).collect()
     }
 
-    async fn text_of(&self, id: &str) -> String {
+    pub async fn text_of(&self, id: &str) -> String {
         self.client.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
     }
 }

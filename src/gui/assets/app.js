@@ -95,8 +95,6 @@ function accept(game) {
   state.received = performance.now();
   listen(game.id);
   sessionStorage.setItem("steere-game", String(game.id));
-  // The game's own address, to reopen or share it (a link opens the game it names).
-  if (location.hash !== `#game=${game.id}`) history.replaceState(null, "", `#game=${game.id}`);
   if (game.version !== state.version) {
     state.version = game.version;
     const moves = movesOf(game).map((m) => m.text).join(" ");
@@ -648,7 +646,7 @@ async function newGame(event) {
       variant: $("variant").value,
       fen: $("setup-fen").value.trim() || null,
       players: [$("white").value, $("black").value],
-      levels: [levelValue($("white-level")), levelValue($("black-level"))],
+      levels: [levelValue($("white-level"), $("white").value), levelValue($("black-level"), $("black").value)],
       movetime: Number($("movetime").value) || 1000,
       clock: clock ? [Math.round(Number(clock[1]) * 60000), Math.round(Number(clock[2] || 0) * 1000)] : null,
     });
@@ -659,10 +657,11 @@ async function newGame(event) {
   }
 }
 
-/// A level select's value: `null` for full strength (level 9, the engine's default).
-function levelValue(select) {
+/// A level select's value for a seat of `player`: `null` for a person and for full strength
+/// (level 9, the engine's default).
+function levelValue(select, player) {
   const level = Number(select.value);
-  return select.hidden || !Number.isInteger(level) || level >= 9 ? null : level;
+  return player === "human" || !Number.isInteger(level) || level >= 9 ? null : level;
 }
 
 /// The level selects' choices: 0 (the weakest) to 9 (full strength), named with the Elo the
@@ -815,11 +814,8 @@ async function init() {
   $("new-game").onsubmit = newGame;
   updateForm();
   $("flip").onclick = () => { state.flipped = !state.flipped; render(); };
-  $("takeback").onclick = () => {
-    const g = state.game;
-    // Going back past more than one's own move (to a person's turn) drops the engines' moves too.
-    if (g.players.every((p) => p !== "human") || confirm("Take back your last move (and the engine's reply)?")) action("/api/takeback");
-  };
+  // Back to the person's last turn; between engines, one move back with their play paused.
+  $("takeback").onclick = () => action("/api/takeback");
   $("resume").onclick = () => action("/api/resume");
   $("pass").onclick = () => play("pass");
   $("play-from-here").onclick = () => action("/api/truncate", { ply: shownPly() });
@@ -852,7 +848,9 @@ async function init() {
     if (e.key === "ArrowRight") step(1);
   });
   // A reload finds the tab's game again; a duplicated tab (its storage copied) whose game
-  // another tab shows starts its own; a link `#game=N` opened in a new tab shows game N.
+  // another tab shows starts its own; a link `/#game=N` opened in a new tab shows game N. (The
+  // page does not write its game into its address: a same-document navigation while a
+  // WebDriver waits for the page stalls the browser suite's Chromium.)
   const saved = sessionStorage.getItem("steere-game");
   const linked = (location.hash.match(/^#game=(\d+)$/) || [])[1];
   const wanted = saved && !(await shownElsewhere(saved)) ? saved : saved ? null : linked;
@@ -869,4 +867,6 @@ async function init() {
   setInterval(renderClocks, 100);
 }
 
-init().catch((e) => showError(e.message));
+// After the page's load: an event stream opened before it would keep the page loading (and
+// a WebDriver session waiting for the load) for as long as the stream lasts.
+window.addEventListener("load", () => init().catch((e) => showError(e.message)));

@@ -362,7 +362,8 @@ async function newDiceGame() {
   const seats = [...document.querySelectorAll("#dice-seats .seat")].slice(0, count).map((span) => {
     const player = span.querySelector(".seat-player").value;
     const strategy = player === "human" ? null : span.querySelector(".seat-strategy").value;
-    return { player, strategy, level: levelValue(span.querySelector(".seat-level")) };
+    const level = strategy === "search" ? levelValue(span.querySelector(".seat-level"), player) : null;
+    return { player, strategy, level };
   });
   const seed = $("seed").value.trim();
   const game = await api("/api/new", {
