@@ -32,7 +32,10 @@
 //! `/api/move` (`{"id": N, "move": "d2f4"}`), `/api/truncate` (`{"id": N, "ply": K}`),
 //! `/api/takeback` and `/api/resume` (`{"id": N}`), `/api/load` (`{"text": RECORD, "index": K}`:
 //! game K of a record file, as a new game; answers `{"game": ..., "games": [titles]}`), `/api/analyse` (`{"id": N, "engine": NAME,
-//! "ply": K}` analyses the position after K moves; without `engine` it stops). Answers are JSON: a game's
+//! "ply": K}` analyses the position after K moves; without `engine` it stops), `/api/review`
+//! (`{"id": N, "engine": NAME, "depth": D}` or `{"id": N, "engine": NAME, "movetime": T}`
+//! reviews every position of the game, depth 6 by default; `{"id": N}` stops the review: see
+//! [`games`]' `review.rs`). Answers are JSON: a game's
 //! state (its family's fields: see [`games`]), or `{"error": "..."}` with status 400 (404 for an unknown route, 403
 //! for a refused origin, 413 for a body over [`limits::MAX_BODY`]).
 //!
@@ -246,6 +249,10 @@ struct GameRequest {
     mv: Option<String>,
     ply: Option<usize>,
     engine: Option<String>,
+    /// A review's depth per position.
+    depth: Option<u32>,
+    /// A review's time per position, in milliseconds.
+    movetime: Option<u64>,
 }
 
 /// Runs a `POST` route.
@@ -264,6 +271,7 @@ fn post(route: &str, body: &str, games: &Arc<Games>) -> Result<serde_json::Value
         "/api/takeback" => games.take_back(id),
         "/api/resume" => games.resume(id),
         "/api/analyse" => games.analyse(id, request.engine.as_deref(), request.ply.unwrap_or(0)),
+        "/api/review" => games.review(id, request.engine.as_deref(), request.depth, request.movetime),
         _ => Err(format!("no such action: {route}")),
     }
 }

@@ -27,12 +27,14 @@
 //! **Engine processes** stop when the game ends or is left (no page has shown it for a while),
 //! and start again when needed ([`lifetime`], [`super::upkeep`]); a left game asked for again
 //! plays on. [`analysis`] runs an engine's analysis of a position, where the variant can be
-//! analysed ([`super::view::Capabilities::analysable`]). Records are written and read by
-//! [`super::records`]; this file opens them as games.
+//! analysed ([`super::view::Capabilities::analysable`]), and [`review`] an engine's review of
+//! every move of a game there. Records are written and read by [`super::records`]; this file
+//! opens them as games.
 
 mod analysis;
 mod engines;
 mod lifetime;
+mod review;
 
 use super::changes::{self, lock};
 use super::limits::Limits;
@@ -139,6 +141,10 @@ struct Game {
     analysis_stop: Arc<AtomicBool>,
     /// The analysing engine's process, between analyses.
     analyser: Option<Engine>,
+    /// The review of the game's moves, running or ended ([`review`]).
+    review: Option<review::Review>,
+    /// Raised to stop the running review.
+    review_stop: Arc<AtomicBool>,
     /// True when every seat is an engine: the match runner's draw cap applies.
     cap: bool,
     /// The detail of a record opened with a draw by the draw cap: see [`Opened::adjudicated`].
@@ -192,6 +198,7 @@ impl Game {
                 "increment": self.increment,
                 "time_loss": self.time_loss.map(|seat| position.seat_name(seat)),
                 "analysis": self.analysis,
+                "review": self.review,
             }),
             Family::Dice => json!({
                 "family": "dice",
@@ -360,6 +367,8 @@ impl Games {
             analysis: None,
             analysis_stop: Arc::new(AtomicBool::new(false)),
             analyser: None,
+            review: None,
+            review_stop: Arc::new(AtomicBool::new(false)),
             adjudicated: None,
             last_seen: Instant::now(),
             left: false,
