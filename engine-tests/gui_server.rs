@@ -4,7 +4,8 @@
 //! hang, print garbage or an illegal move): the fault is reported and the game keeps its moves.
 //! Can't Stop's games (dice rolled by the server, 2 to 4 seats, engine seats) have their own
 //! file, `gui_server/cantstop.rs`; the server's limits (stalled and oversize requests, the
-//! engines' lifetime, the cap on games, move text) theirs, `gui_server/limits.rs`.
+//! engines' lifetime, the cap on games, move text) theirs, `gui_server/limits.rs`; the review
+//! of a game (`/api/review`) its own, `gui_server/review.rs`.
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -134,6 +135,8 @@ fn fake_engine(dir: &Path, name: &str, on_go: &str) -> String {
 mod cantstop;
 #[path = "gui_server/limits.rs"]
 mod limits;
+#[path = "gui_server/review.rs"]
+mod review;
 
 fn moves(game: &Value) -> Vec<String> {
     game["moves"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap().to_string()).collect()
