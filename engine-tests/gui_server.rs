@@ -6,7 +6,8 @@
 //! file, `gui_server/cantstop.rs`; the server's limits (stalled and oversize requests, the
 //! engines' lifetime, the cap on games, move text) theirs, `gui_server/limits.rs`; what a
 //! player does beside moving (levels, resigning, draws agreed, take-backs between engines,
-//! several analysis lines) `gui_server/play.rs`.
+//! several analysis lines) `gui_server/play.rs`; the review of a game (`/api/review`)
+//! `gui_server/review.rs`.
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -138,6 +139,8 @@ mod cantstop;
 mod limits;
 #[path = "gui_server/play.rs"]
 mod play;
+#[path = "gui_server/review.rs"]
+mod review;
 
 fn moves(game: &Value) -> Vec<String> {
     game["moves"].as_array().unwrap().iter().map(|m| m["text"].as_str().unwrap().to_string()).collect()

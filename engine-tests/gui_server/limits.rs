@@ -59,7 +59,7 @@ fn stalled_uploads_do_not_starve_other_requests_and_oversize_bodies_are_refused(
 }
 
 /// The server's live child processes (its engines), read from `/proc`.
-fn children(gui: &Gui) -> usize {
+pub(super) fn children(gui: &Gui) -> usize {
     let parent = gui.child.id().to_string();
     let Ok(entries) = std::fs::read_dir("/proc") else { return 0 };
     entries
@@ -75,12 +75,12 @@ fn children(gui: &Gui) -> usize {
 }
 
 /// The state of game `id` as it is now.
-fn state(gui: &Gui, id: u64) -> Value {
+pub(super) fn state(gui: &Gui, id: u64) -> Value {
     serde_json::from_str(&gui.get(&format!("/api/game?id={id}")).1).unwrap()
 }
 
 /// Waits until `done` holds, for at most `limit`; false if it never did.
-fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
+pub(super) fn eventually(limit: Duration, mut done: impl FnMut() -> bool) -> bool {
     let deadline = Instant::now() + limit;
     while Instant::now() < deadline {
         if done() {

@@ -25,9 +25,9 @@
 //! page as server-sent events (`/api/events`; see [`events`] for how a stream gets an
 //! unbuffered connection).
 //!
-//! **Routes.** `GET /` (the page), `/app.js`, `/hexboard.js` (the HexDame board),
-//! `/cantstop.js` (the Can't Stop board and controls), `/panel.js` (what stands around a
-//! board: the players, scores, the graph, the game's end), `/style.css`; `GET /api/setup` (variants,
+//! **Routes.** `GET /` (the page), `/app.js` (with `assets/panel.js` before it: what stands
+//! around a board, the players, scores, the graph, the game's end), `/hexboard.js` (the HexDame board),
+//! `/cantstop.js` (the Can't Stop board and controls), `/style.css`; `GET /api/setup` (variants,
 //! with a dice game's numbers of players and engine strategies, and engines); `GET /api/game?id=N`; `GET /api/events?id=N` (server-sent events: the game's
 //! state at every change); `GET /api/record?id=N` (the game as a record, text); `POST` with a JSON body: `/api/new` (a [`games::NewGame`]: a board game's `players`, a dice game's `seats`),
 //! `/api/move` (`{"id": N, "move": "d2f4"}`), `/api/truncate` (`{"id": N, "ply": K}`),
@@ -35,7 +35,10 @@
 //! offers a draw, `"accept": true|false` answers the other side's offer), `/api/load` (`{"text": RECORD, "index": K}`:
 //! game K of a record file, as a new game; answers `{"game": ..., "games": [titles]}`), `/api/analyse` (`{"id": N, "engine": NAME,
 //! "ply": K, "multipv": L}` analyses the position after K moves, showing L lines; without
-//! `engine` it stops). Answers are JSON: a game's
+//! `engine` it stops), `/api/review`
+//! (`{"id": N, "engine": NAME, "depth": D}` or `{"id": N, "engine": NAME, "movetime": T}`
+//! reviews every position of the game, depth 6 by default; `{"id": N}` stops the review: see
+//! [`games`]' `review.rs`). Answers are JSON: a game's
 //! state (its family's fields: see [`games`]), or `{"error": "..."}` with status 400 (404 for an unknown route, 403
 //! for a refused origin, 413 for a body over [`limits::MAX_BODY`]).
 //!
@@ -64,10 +67,11 @@ use tiny_http::{Header, Method, Request, Response, Server};
 
 /// The page, compiled in.
 const INDEX_HTML: &str = include_str!("assets/index.html");
-const APP_JS: &str = include_str!("assets/app.js");
+/// The page's script: what stands around a board (`panel.js`), then the page itself. One
+/// file: each script more is one more connection the page's load waits for.
+const APP_JS: &str = concat!(include_str!("assets/panel.js"), include_str!("assets/app.js"));
 const HEXBOARD_JS: &str = include_str!("assets/hexboard.js");
 const CANTSTOP_JS: &str = include_str!("assets/cantstop.js");
-const PANEL_JS: &str = include_str!("assets/panel.js");
 const STYLE_CSS: &str = include_str!("assets/style.css");
 
 /// The time control an engine spec needs; the GUI sends each game's own `go movetime` instead.
@@ -174,7 +178,6 @@ fn handle(mut request: Request, guard: &Guard, games: &Arc<Games>) {
         (Method::Get, "/app.js") => asset(APP_JS, "text/javascript; charset=utf-8"),
         (Method::Get, "/hexboard.js") => asset(HEXBOARD_JS, "text/javascript; charset=utf-8"),
         (Method::Get, "/cantstop.js") => asset(CANTSTOP_JS, "text/javascript; charset=utf-8"),
-        (Method::Get, "/panel.js") => asset(PANEL_JS, "text/javascript; charset=utf-8"),
         (Method::Get, "/style.css") => asset(STYLE_CSS, "text/css; charset=utf-8"),
         (Method::Get, "/api/setup") => json_response(200, &setup(games)),
         (Method::Get, "/api/game") => answer(query_id(query).and_then(|id| games.snapshot(id))),
@@ -256,6 +259,10 @@ struct GameRequest {
     engine: Option<String>,
     accept: Option<bool>,
     multipv: Option<usize>,
+    /// A review's depth per position.
+    depth: Option<u32>,
+    /// A review's time per position, in milliseconds.
+    movetime: Option<u64>,
 }
 
 /// Runs a `POST` route.
@@ -278,6 +285,7 @@ fn post(route: &str, body: &str, games: &Arc<Games>) -> Result<serde_json::Value
         "/api/analyse" => {
             games.analyse(id, request.engine.as_deref(), request.ply.unwrap_or(0), request.multipv)
         }
+        "/api/review" => games.review(id, request.engine.as_deref(), request.depth, request.movetime),
         _ => Err(format!("no such action: {route}")),
     }
 }

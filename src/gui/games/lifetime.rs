@@ -1,6 +1,8 @@
 //! Which engines of the games may stop ([`super::super::upkeep`] stops them): a finished
 //! game's players' (its analysing engine stays, to analyse it), and every engine of a game
-//! left (no page has shown it for a while), whose analysis stops too.
+//! left (no page has shown it for a while), whose analysis and review stop too. A review's
+//! engine is never in its game: it lives on the review's thread and quits when the review
+//! ends ([`super::review`]), whether it was done, cancelled or stopped here.
 
 use super::*;
 use std::sync::atomic::Ordering;
@@ -45,12 +47,19 @@ impl Game {
         !self.left && !self.is_over()
     }
 
-    /// Leaves the game: no engine is asked to move, and the analysis stops (its engine is
-    /// taken when it has stopped).
+    /// Leaves the game: no engine is asked to move, the analysis stops (its engine is taken
+    /// when it has stopped) and so does the review (its engine quits on the review's thread,
+    /// once it has answered); the positions reviewed are kept.
     fn leave(&mut self) {
         self.left = true;
         self.analysis_stop.store(true, Ordering::SeqCst);
         if self.analysis.take().is_some() {
+            self.changed();
+        }
+        self.review_stop.store(true, Ordering::SeqCst);
+        if let Some(review) = self.review.as_mut().filter(|r| r.running) {
+            review.running = false;
+            review.error = Some("stopped: no page showed the game".to_string());
             self.changed();
         }
     }

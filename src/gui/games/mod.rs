@@ -27,13 +27,15 @@
 //! **Engine processes** stop when the game ends or is left (no page has shown it for a while),
 //! and start again when needed ([`lifetime`], [`super::upkeep`]); a left game asked for again
 //! plays on. [`analysis`] runs an engine's analysis of a position, where the variant can be
-//! analysed ([`super::view::Capabilities::analysable`]). Records are written and read by
-//! [`super::records`]; this file opens them as games.
+//! analysed ([`super::view::Capabilities::analysable`]), and [`review`] an engine's review of
+//! every move of a game there. Records are written and read by [`super::records`]; this file
+//! opens them as games.
 
 mod analysis;
 mod endings;
 mod engines;
 mod lifetime;
+mod review;
 
 use super::changes::{self, lock};
 use super::limits::Limits;
@@ -161,6 +163,10 @@ struct Game {
     analysis_stop: Arc<AtomicBool>,
     /// The analysing engine's process, between analyses.
     analyser: Option<Engine>,
+    /// The review of the game's moves, running or ended ([`review`]).
+    review: Option<review::Review>,
+    /// Raised to stop the running review.
+    review_stop: Arc<AtomicBool>,
     /// True when every seat is an engine: the match runner's draw cap applies.
     cap: bool,
     /// How the game ended beside its moves (a resignation, a draw agreed, a record's draw by
@@ -221,6 +227,7 @@ impl Game {
                 "increment": self.increment,
                 "time_loss": self.time_loss.map(|seat| position.seat_name(seat)),
                 "analysis": self.analysis,
+                "review": self.review,
             }),
             Family::Dice => json!({
                 "family": "dice",
@@ -416,6 +423,8 @@ impl Games {
             ending: None,
             draw_offer: None,
             paused: false,
+            review: None,
+            review_stop: Arc::new(AtomicBool::new(false)),
             last_seen: Instant::now(),
             left: false,
         };
