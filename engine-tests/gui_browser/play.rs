@@ -3,7 +3,8 @@
 //! stops visibly, a take-back between engines that keeps the game, a flagged clock at 0:00,
 //! the move list following the game and the keys, the form and the players' strip matching a
 //! reloaded game (a person playing Black sees the board from Black's side), a resignation and
-//! a HexDame draw by agreement with the end announced and recorded. Screenshots:
+//! a HexDame draw by agreement with the end announced and recorded, a game review marking a
+//! known blunder of a prepared record (positions/review-dipole-blunder.pgn). Screenshots:
 //! `target/gui-screenshots/play-NN-*.png`.
 
 use super::*;
@@ -59,7 +60,8 @@ async fn laptop_and_phone() {
     page.click("#analyse").await;
     assert_eq!(page.text_of("analyse").await, "Stop");
     page.until("document.querySelectorAll('#analysis-lines li').length === 3", "three analysis lines").await;
-    page.until("document.querySelector('#board .best[marker-end]')", "the best move's arrow has its head").await;
+    page.until("document.querySelector('#board .best[marker-end]')", "the best move's arrow has its head")
+        .await;
     page.shot("laptop-analysis-lines").await;
     page.click("#analyse").await;
     assert_eq!(page.text_of("analyse").await, "Analyse", "the button says what it does now");
@@ -87,7 +89,10 @@ async fn laptop_and_phone() {
     page.until("document.querySelector('#moves span.current')", "the current move marked").await;
     let body = page.client.find(Locator::Css("body")).await.unwrap();
     body.send_keys("\u{E011}").await.unwrap(); // Home
-    assert_eq!(page.js("return document.getElementById('fen').value;").await, server_game(page.gui, id)["position"]["history"][0]);
+    assert_eq!(
+        page.js("return document.getElementById('fen').value;").await,
+        server_game(page.gui, id)["position"]["history"][0]
+    );
     body.send_keys("\u{E010}").await.unwrap(); // End
     let last = page.js("const s = document.querySelectorAll('#moves span'); return s[s.length - 1].classList.contains('current');").await;
     assert_eq!(last, json!(true), "End shows the last move");
@@ -99,7 +104,11 @@ async fn laptop_and_phone() {
     page.new_game("dipole", "human", "human", 100, "").await;
     page.js("document.getElementById('clock').value = '';").await;
     page.until("document.getElementById('status').textContent.includes('lost on time')", "the flag").await;
-    page.until("document.getElementById('clock-white').textContent === '0:00.0'", "a flagged clock at 0:00.0").await;
+    page.until(
+        "document.getElementById('clock-white').textContent === '0:00.0'",
+        "a flagged clock at 0:00.0",
+    )
+    .await;
     page.shot("laptop-flag").await;
     page.click("#gameover-close").await;
 
@@ -111,10 +120,18 @@ async fn laptop_and_phone() {
     page.settled(id).await;
     let flipped = "Number(document.querySelector(\"rect[data-square='a1']\").getAttribute('y')) < Number(document.querySelector(\"rect[data-square='a8']\").getAttribute('y'))";
     page.until(flipped, "Black's side at the bottom").await;
-    page.until("document.getElementById('strip').textContent.includes('steere, level 3')", "the level in the strip").await;
+    page.until(
+        "document.getElementById('strip').textContent.includes('steere, level 3')",
+        "the level in the strip",
+    )
+    .await;
     page.client.refresh().await.unwrap();
     page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();
-    page.until("document.getElementById('strip').textContent.includes('steere, level 3')", "the strip after a reload").await;
+    page.until(
+        "document.getElementById('strip').textContent.includes('steere, level 3')",
+        "the strip after a reload",
+    )
+    .await;
     let form = page.js("return ['variant', 'white', 'black', 'white-level'].map(id => document.getElementById(id).value);").await;
     assert_eq!(form, json!(["impasse", "steere", "human", "3"]), "the form shows the game shown");
     assert_eq!(page.game_id().await, id);
@@ -127,7 +144,10 @@ async fn laptop_and_phone() {
     page.until("!document.getElementById('gameover').hidden", "the end announced").await;
     assert_eq!(page.text_of("gameover-text").await, "Game over: black resigns: white has won");
     let record = server_record(page.gui, id);
-    assert!(record.contains("[Result \"1-0\"]") && record.contains("resignation: black resigned"), "{record}");
+    assert!(
+        record.contains("[Result \"1-0\"]") && record.contains("resignation: black resigned"),
+        "{record}"
+    );
     page.shot("laptop-resigned").await;
     page.click("#gameover-close").await;
 
@@ -144,9 +164,53 @@ async fn laptop_and_phone() {
     }
     page.settled(id).await;
     page.click("#offer-draw").await;
-    page.until("document.getElementById('status').textContent === 'Game over: draw by agreement'", "the draw").await;
+    page.until(
+        "document.getElementById('status').textContent === 'Game over: draw by agreement'",
+        "the draw",
+    )
+    .await;
     assert!(server_record(page.gui, id).contains("[Result \"1/2-1/2\"]"));
     page.shot("laptop-draw-agreed").await;
+
+    // Game review of a record with a known blunder (the one gui_server's review test proves
+    // with the rules): marked in the move list, listed, and a click on it shows it.
+    let record = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("positions/review-dipole-blunder.pgn");
+    let before = page.game_id().await;
+    page.client
+        .find(Locator::Id("open-record"))
+        .await
+        .unwrap()
+        .send_keys(record.to_str().unwrap())
+        .await
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while page.game_id().await == before {
+        assert!(Instant::now() < deadline, "the record was not opened");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let id = page.game_id().await;
+    page.js("document.getElementById('review-depth').value = '6';").await;
+    page.click("#review").await;
+    page.until("document.getElementById('review').textContent === 'Stop review' || document.querySelector('#review-summary .mark-link')", "the review runs").await;
+    page.until(
+        "document.querySelector(\"#moves span[data-ply='74'][data-mark='blunder']\")",
+        "the blunder marked in the list",
+    )
+    .await;
+    page.until("document.getElementById('review').textContent === 'Review game'", "the review ends").await;
+    assert!(page.text_of("review-summary").await.contains("blunder"), "listed");
+    page.shot("laptop-review").await;
+    page.click("#review-summary button.mark-blunder[data-ply='74']").await;
+    let history = server_game(page.gui, id)["position"]["history"][74].clone();
+    assert_eq!(
+        page.js("return document.getElementById('fen').value;").await,
+        history,
+        "the blunder's position shown"
+    );
+    assert_eq!(
+        page.js("return document.querySelectorAll('#graph circle.mark-blunder').length > 0;").await,
+        json!(true)
+    );
 
     // A phone: the choice of move stays inside the window, over the page's foot.
     page.client.set_window_size(390, 844).await.unwrap();

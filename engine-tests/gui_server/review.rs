@@ -7,25 +7,18 @@ use super::limits::{children, eventually, state};
 use super::*;
 use steere::dipole::{Position, Variant};
 
-/// A game of steere against itself (depth 5), in which Black, to move after 73 moves with a
+/// A game of steere against itself (depth 5), as a record (`positions/review-dipole-blunder.pgn`), in which Black, to move after 73 moves with a
 /// forced win (bear off `a1off1`), bears three checkers off `e1` instead (`e1off3`), after
 /// which White wins by force and does: Black, in a lost position, moves his last checkers off.
 /// 78 moves, 79 positions, White wins (with White to move in the last position).
-const GAME: &str = "e1f2 d8c7 e1f2 d8c7 e1f2 d8c7 e1d2 d8e7 e1f2 d8c7 d2e3 c7d6 e1f2 c7d6 f2e3 d8c7 \
-    f2e3 d8c7 e1d2 c7d6 e1f2 d8c7 d2e3 e7d6 e1d2 c7a5 d2c3 d8c7 e1f2 a5b4 c3b4 a5b4 e1f2 d8e7 e3e7 \
-    b4c3 f2e3 d8c7 e7d8 d6d8 f2e3 d8c7 e3c3 c7c3 e7d8 c7d8 f2b6 d6f4 e7d8 c3e1 b6c7 f4g3 b6a7 f4e3 \
-    a7b8 g3f2 b6a7 e3d2 a7b8 c3b2 b6a7 c3b2 a7b8 b2a1 e7d8 b2a1 c7b8 d2e1 b8off1 f2e1 b8off1 a1off1 \
-    b8off1 e1off3 b8off1 a1off1 d8off1 e1off1";
+const GAME: &str = include_str!("../../positions/review-dipole-blunder.pgn");
 
 /// The position (its ply) the blunder leads to: the move from position 73.
 const BLUNDER: usize = 74;
 
-/// [`GAME`] as a record of the match runner's format.
+/// [`GAME`], a record of the match runner's format (the browser suite opens it too).
 fn record() -> String {
-    format!(
-        "[Event \"review test\"]\n[Variant \"dipole\"]\n[White \"steere\"]\n[Black \"steere\"]\n\
-         [Result \"1-0\"]\n\n{GAME}\n1-0\n"
-    )
+    GAME.to_string()
 }
 
 /// Whether the side to move wins `pos` with best play, by the rules alone: a full-depth
@@ -56,7 +49,8 @@ fn a_review_marks_the_blunder_that_throws_a_forced_win_away() {
     let gui = Gui::start(&[]);
     let game = open(&gui);
     let id = game["id"].as_u64().unwrap();
-    let texts: Vec<&str> = GAME.split_whitespace().collect();
+    let body = GAME.split("\n\n").nth(1).unwrap();
+    let texts: Vec<&str> = body.split_whitespace().filter(|w| *w != "1-0").collect();
     assert_eq!(moves(&game), texts);
 
     // The rules' verdict, independent of the engine: Black wins position 73 by force, the

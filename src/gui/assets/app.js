@@ -117,7 +117,9 @@ function show(game) {
   state.version = 0;
   state.moves = null;
   state.over = null;
+  $("gameover").hidden = true; // the end of the game shown before
   syncForm(game);
+  renderRules(game.variant);
   // A person playing Black alone sees the board from Black's side.
   if (!isDice(game)) state.flipped = game.players[1] === "human" && game.players[0] !== "human";
   accept(game);
