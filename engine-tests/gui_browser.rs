@@ -83,16 +83,20 @@ fn start_chromedriver() -> (Process, u16) {
 
 /// The game `id` as the server holds it (a plain HTTP request, not through the page).
 fn server_game(port: u16, id: u64) -> Value {
+    serde_json::from_str(&server_get(port, &format!("/api/game?id={id}"))).unwrap()
+}
+
+/// The body of the server's answer to `GET path` (a plain HTTP request, not through the page).
+fn server_get(port: u16, path: &str) -> String {
     let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    write!(stream, "GET /api/game?id={id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n")
-        .unwrap();
+    write!(stream, "GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n").unwrap();
     let mut answer = String::new();
     stream.read_to_string(&mut answer).unwrap();
     let (head, body) = answer.split_once("\r\n\r\n").unwrap();
     // tiny_http sends a body over 32 KiB in chunks (a long dice game's state): each is its
     // size in hex, a line end, the data and a line end; size 0 ends the body.
     if !head.to_ascii_lowercase().contains("transfer-encoding: chunked") {
-        return serde_json::from_str(body).unwrap();
+        return body.to_string();
     }
     let (mut rest, mut data) = (body, String::new());
     while let Some((size, after)) = rest.split_once("\r\n") {
@@ -103,7 +107,7 @@ fn server_game(port: u16, id: u64) -> Value {
         data.push_str(&after[..size]);
         rest = &after[size + 2..];
     }
-    serde_json::from_str(&data).unwrap()
+    data
 }
 
 #[path = "gui_browser/hexdame.rs"]
@@ -203,6 +207,19 @@ impl Page {
     async fn game_id(&self) -> u64 {
         let id = self.js("return sessionStorage.getItem('steere-game');").await;
         id.as_str().and_then(|s| s.parse().ok()).expect("the page has a game")
+    }
+
+    /// Opens the record file `path` with the page's `Open record`; waits for its game.
+    async fn open_record(&self, path: &std::path::Path) -> u64 {
+        let before = self.game_id().await;
+        let input = self.client.find(Locator::Id("open-record")).await.unwrap();
+        input.send_keys(path.to_str().unwrap()).await.unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while self.game_id().await == before {
+            assert!(Instant::now() < deadline, "the record was not opened");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        self.game_id().await
     }
 
     async fn click(&self, css: &str) {
@@ -530,20 +547,7 @@ async fn impasse_and_dipole() {
     assert!(status.success());
     let text = std::fs::read_to_string(&record).unwrap();
     let games = steere::tools::matches::record::parse_records(&text).unwrap();
-    let before = page.game_id().await;
-    page.client
-        .find(Locator::Id("open-record"))
-        .await
-        .unwrap()
-        .send_keys(record.to_str().unwrap())
-        .await
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while page.game_id().await == before {
-        assert!(Instant::now() < deadline, "the record was not opened");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let id = page.game_id().await;
+    let id = page.open_record(&record).await;
     // Opened at its first position, for replaying.
     let opened = server_game(page.gui, id);
     let first = page.js("return document.getElementById('fen').value;").await;

@@ -143,7 +143,7 @@ async fn laptop_and_phone() {
     page.client.accept_alert().await.unwrap();
     page.until("!document.getElementById('gameover').hidden", "the end announced").await;
     assert_eq!(page.text_of("gameover-text").await, "Game over: black resigns: white has won");
-    let record = server_record(page.gui, id);
+    let record = server_get(page.gui, &format!("/api/record?id={id}"));
     assert!(
         record.contains("[Result \"1-0\"]") && record.contains("resignation: black resigned"),
         "{record}"
@@ -169,26 +169,13 @@ async fn laptop_and_phone() {
         "the draw",
     )
     .await;
-    assert!(server_record(page.gui, id).contains("[Result \"1/2-1/2\"]"));
+    assert!(server_get(page.gui, &format!("/api/record?id={id}")).contains("[Result \"1/2-1/2\"]"));
     page.shot("laptop-draw-agreed").await;
 
     // Game review of a record with a known blunder (the one gui_server's review test proves
     // with the rules): marked in the move list, listed, and a click on it shows it.
     let record = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("positions/review-dipole-blunder.pgn");
-    let before = page.game_id().await;
-    page.client
-        .find(Locator::Id("open-record"))
-        .await
-        .unwrap()
-        .send_keys(record.to_str().unwrap())
-        .await
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while page.game_id().await == before {
-        assert!(Instant::now() < deadline, "the record was not opened");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let id = page.game_id().await;
+    let id = page.open_record(&record).await;
     page.js("document.getElementById('review-depth').value = '6';").await;
     page.click("#review").await;
     page.until("document.getElementById('review').textContent === 'Stop review' || document.querySelector('#review-summary .mark-link')", "the review runs").await;
@@ -221,14 +208,4 @@ async fn laptop_and_phone() {
     assert!(page.in_window("#choice").await, "the exit buttons on a phone");
     page.shot("phone-exit-choice").await;
     page.client.close().await.unwrap();
-}
-
-/// The record of game `id` as the server writes it.
-fn server_record(port: u16, id: u64) -> String {
-    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
-    write!(stream, "GET /api/record?id={id} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n")
-        .unwrap();
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
-    answer.split_once("\r\n\r\n").map(|(_, body)| body.to_string()).unwrap_or_default()
 }
