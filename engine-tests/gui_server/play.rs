@@ -75,9 +75,19 @@ fn a_resignation_ends_the_game_and_its_record_reopens_resigned() {
         record.contains("[Result \"0-1\"]") && record.contains("[Reason \"resignation: white resigned\"]"),
         "{record}"
     );
+    // Each move carries the time its player took over it (the engine's is never 0.000s: it
+    // is measured around the engine's whole answer).
+    let times: Vec<f64> = record
+        .split('{')
+        .skip(1)
+        .filter_map(|c| c.split(['}', ' ']).next()?.strip_suffix('s')?.parse().ok())
+        .collect();
+    assert!(times.len() == 2 && times[1] > 0.0, "{times:?} in {record}");
     let (status, opened) = gui.post("/api/load", json!({"text": record}));
     assert_eq!(status, 200, "{opened}");
     assert_eq!(opened["game"]["position"]["result"], "white resigns: black has won", "{opened}");
+    let millis = (times[1] * 1000.0).round() as u64;
+    assert_eq!(opened["game"]["moves"][1]["millis"].as_u64(), Some(millis), "the time read back: {opened}");
     // Engines alone cannot resign, and a draw is no ending of Impasse.
     let (_, engines) =
         gui.post("/api/new", json!({"variant": "impasse", "players": ["fast", "fast"], "movetime": 30}));

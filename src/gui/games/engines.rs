@@ -197,13 +197,17 @@ fn think(
         },
     };
     let limit = Duration::from_millis(budget) + GRACE;
-    match engine.think(position, go, limit) {
+    let asked = Instant::now();
+    let answer = engine.think(position, go, limit);
+    let millis = Some(asked.elapsed().as_millis() as u64);
+    match answer {
         Ok(reply) if reply.bestmove.is_empty() || reply.bestmove == "(none)" => {
             (Some(engine), Err(format!("{name} answered 'bestmove {}' without a move", reply.bestmove)))
         }
-        Ok(reply) => {
-            (Some(engine), Ok(Played { text: reply.bestmove, depth: reply.depth, score: reply.score }))
-        }
+        Ok(reply) => (
+            Some(engine),
+            Ok(Played { text: reply.bestmove, depth: reply.depth, score: reply.score, millis }),
+        ),
         Err(Fault::Crash(detail)) => (None, Err(format!("{name} crashed: {detail}"))),
         Err(Fault::Protocol(detail)) => (None, Err(format!("{name} broke the protocol: {detail}"))),
         Err(Fault::NoAnswer { waited, .. }) => {

@@ -487,8 +487,10 @@ impl Games {
             let mut texts = g.texts();
             texts.push(text.to_string());
             let after = g.view_of(&texts)?;
+            // The person's time over the move, for the record.
+            let millis = Some(g.turn_started.elapsed().as_millis() as u64);
             g.charge(view.to_move);
-            g.steps.push(Played::bare(text));
+            g.steps.push(Played { millis, ..Played::bare(text) });
             g.generation += 1;
             // The player chose to roll again: the dice follow at once.
             if after.node == Node::Chance && after.to_move == view.to_move {

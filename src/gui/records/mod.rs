@@ -23,12 +23,16 @@ pub struct Played {
     pub depth: Option<u32>,
     /// The engine's last score (`cp 35`, `mate 3`), for an engine's step.
     pub score: Option<String>,
+    /// How long the step's player took over it, in milliseconds (none for a roll, or a
+    /// record's step without a time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub millis: Option<u64>,
 }
 
 impl Played {
     /// A step nobody said anything of: a person's, or a roll.
     pub fn bare(text: &str) -> Played {
-        Played { text: text.to_string(), depth: None, score: None }
+        Played { text: text.to_string(), depth: None, score: None, millis: None }
     }
 }
 
@@ -160,8 +164,15 @@ fn read_comment(comment: &str) -> (Option<u32>, Option<String>) {
     (depth, score)
 }
 
+/// The time of a record's step comment, `{0.004s d4 cp18}`, in milliseconds.
+fn read_time(comment: &str) -> Option<u64> {
+    let seconds: f64 = comment.split_whitespace().find_map(|w| w.strip_suffix('s')?.parse().ok())?;
+    (seconds.is_finite() && seconds >= 0.0).then(|| (seconds * 1000.0).round() as u64)
+}
+
 /// A step and its comment (if any) as the game keeps it.
 fn played(text: &str, comment: Option<&str>) -> Played {
     let (depth, score) = comment.map(read_comment).unwrap_or_default();
-    Played { text: text.to_string(), depth, score }
+    let millis = comment.and_then(read_time);
+    Played { text: text.to_string(), depth, score, millis }
 }

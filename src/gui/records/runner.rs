@@ -34,7 +34,7 @@ pub(super) fn write(game: &Saved) -> String {
             .iter()
             .map(|m| PlayedMove {
                 text: m.text.clone(),
-                time: Duration::ZERO,
+                time: Duration::from_millis(m.millis.unwrap_or(0)),
                 depth: m.depth,
                 score: m.score.clone(),
             })
