@@ -181,6 +181,14 @@ fn squares_of(text: &str) -> Vec<String> {
     squares
 }
 
+/// Keys pressed one after another, as a person types `text` (`\u{E007}` is Enter).
+fn typing(text: &str) -> fantoccini::actions::KeyActions {
+    use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+    text.chars().fold(KeyActions::new("keyboard".to_string()), |keys, key| {
+        keys.then(KeyAction::Down { value: key }).then(KeyAction::Up { value: key })
+    })
+}
+
 /// The browser session and where its screenshots go.
 struct Page {
     client: Client,
@@ -423,6 +431,25 @@ async fn impasse_and_dipole() {
     assert_eq!(crowned["moves"][0]["text"], "a7b8d2");
     page.check_board(&crowned).await;
     page.shot("impasse-crowned").await;
+
+    // The keyboard: a letter on the page starts a typed move; a text that begins two moves
+    // is refused and names them, the whole move is played; the board is then Black's turn.
+    page.new_game("impasse", "human", "human", 30, "7b/w7/8/8/8/w7/3w4/8 w").await;
+    let id = page.game_id().await;
+    page.settled(id).await;
+    page.js("document.activeElement.blur();").await;
+    page.client.perform_actions(typing("a7b8\u{E007}")).await.unwrap();
+    let error = page.client.find(Locator::Id("error")).await.unwrap().text().await.unwrap();
+    assert!(error.contains("begins several moves") && error.contains("a7b8d2"), "{error}");
+    assert!(server_game(gui_port, id)["moves"].as_array().unwrap().is_empty(), "nothing played");
+    page.shot("impasse-typed-move-refused").await;
+    page.client.perform_actions(typing("a3\u{E007}")).await.unwrap();
+    let typed = page.settled_after(id, |g| !g["moves"].as_array().unwrap().is_empty()).await;
+    assert_eq!(typed["moves"][0]["text"], "a7b8a3");
+    page.check_board(&typed).await;
+    let error = page.js("return document.getElementById('error').hidden;").await;
+    assert_eq!(error, json!(true), "the refusal is gone once a move is played");
+    page.client.release_actions().await.unwrap();
 
     // A bad FEN: the parser's message, and the game shown stays.
     page.new_game("impasse", "human", "human", 30, "9/9 w").await;

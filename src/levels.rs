@@ -86,6 +86,36 @@ pub struct Row {
     pub elo: Option<i32>,
 }
 
+/// The environment variable that names a levels file to play instead of the compiled-in one
+/// (`steere calibrate --levels FILE` sets it for the engines it measures, so that a table can be
+/// tried before it is compiled in). Unset, every variant plays its own compiled-in file.
+pub const OVERRIDE_VAR: &str = "STEERE_LEVELS";
+
+/// The levels file a variant plays: the file [`OVERRIDE_VAR`] names when it is set, and is
+/// readable and sound, else the compiled-in `compiled`. A file that cannot be used is reported
+/// once on standard error and ignored: a level then plays as the engine was built.
+pub fn table(compiled: &'static str) -> &'static str {
+    static OVERRIDE: std::sync::OnceLock<Option<&'static str>> = std::sync::OnceLock::new();
+    OVERRIDE.get_or_init(read_override).unwrap_or(compiled)
+}
+
+/// The levels file [`OVERRIDE_VAR`] names, kept for the program's life; `None` when unset or
+/// unusable (with a one-line message).
+fn read_override() -> Option<&'static str> {
+    let path = std::env::var_os(OVERRIDE_VAR)?;
+    let shown = std::path::Path::new(&path).display().to_string();
+    match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|text| {
+        rows(&text)?;
+        Ok(text)
+    }) {
+        Ok(text) => Some(Box::leak(text.into_boxed_str())),
+        Err(e) => {
+            eprintln!("{OVERRIDE_VAR}={shown}: {e} (the compiled-in levels are played)");
+            None
+        }
+    }
+}
+
 /// The rows of a levels file (`#` starts a comment), or the first malformed line.
 pub fn rows(text: &str) -> Result<Vec<Row>, String> {
     let mut rows = Vec::new();

@@ -45,13 +45,15 @@ fn won(fen: &str) -> Vec<u64> {
 
 impl Page {
     /// Starts a dice game from the form: the seats as (player, strategy), the engines' time
-    /// per decision and the seed; waits until the page has it.
+    /// per decision and the seed, the engines' turns shown without pauses (`no pause`; a test
+    /// that wants a pace sets it after); waits until the page has it.
     async fn new_dice_game(&self, seats: &[(&str, &str)], movetime: u32, seed: u64) -> u64 {
         let before = self.js("return sessionStorage.getItem('steere-game');").await;
         let mut script = format!(
             "const v = document.getElementById('variant'); v.value = 'cantstop'; v.dispatchEvent(new Event('change'));\
              const n = document.getElementById('players'); n.value = '{}'; n.dispatchEvent(new Event('change'));\
              document.getElementById('movetime').value = '{movetime}';\
+             document.getElementById('pace').value = '0';\
              document.getElementById('seed').value = '{seed}';\
              document.getElementById('setup-fen').value = '';\
              const seats = document.querySelectorAll('#dice-seats .seat');",
@@ -125,6 +127,19 @@ impl Page {
             .js("const box = document.getElementById('dice-actions'); return box.hidden ? [] : [...box.querySelectorAll('button')].map(b => b.dataset.event);")
             .await;
         events.as_array().unwrap().iter().map(|e| e.as_str().unwrap().to_string()).collect()
+    }
+
+    /// The id of the game the page shows once it is another than `before`.
+    async fn next_game(&self, before: u64) -> u64 {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let now = self.game_id().await;
+            if now != before {
+                return now;
+            }
+            assert!(Instant::now() < deadline, "no new game");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     pub async fn text_of(&self, id: &str) -> String {
@@ -353,5 +368,93 @@ async fn play() {
     assert!(game["error"].is_null(), "{game}");
     page.shot("four-players-mid-way").await;
 
+    touch_preview_skip_and_levels(&mut page).await;
     page.client.close().await.unwrap();
+}
+
+/// Taps a button as a finger does (a WebDriver touch pointer: no hover, no mouse).
+async fn tap(page: &Page, css: &str) {
+    use fantoccini::actions::{InputSource, PointerAction, TouchActions};
+    let element = page.client.find(Locator::Css(css)).await.unwrap_or_else(|e| panic!("{css}: {e}"));
+    let finger = TouchActions::new("finger".to_string())
+        .then(PointerAction::MoveToElement { element, duration: None, x: 0.0, y: 0.0 })
+        .then(PointerAction::Down { button: 0 })
+        .then(PointerAction::Up { button: 0 });
+    page.client.perform_actions(finger).await.unwrap();
+    page.client.release_actions().await.unwrap();
+}
+
+/// On a phone: the first tap on a choice previews it (its columns lit, nothing played), the
+/// second plays it. Then an engine's turn at a pace of 1 s a step, skipped to its end with the
+/// page's button; and an engine seat's level, chosen in the form, in the seats list.
+async fn touch_preview_skip_and_levels(page: &mut Page) {
+    page.client.set_window_size(390, 844).await.unwrap();
+    let id = page.new_dice_game(&[("human", "search"), ("steere", "greedy")], 30, 7).await;
+    page.click("#dice-actions button[data-event='roll']").await;
+    let game = page.settled_after(id, |g| g["position"]["next"] != "dice").await;
+    let decisions: Vec<String> = game["position"]["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_str().unwrap().to_string())
+        .collect();
+    let choice = decisions.iter().find(|d| d.contains('.')).unwrap_or(&decisions[0]).clone();
+    let button = format!("#dice-actions button[data-event='{choice}']");
+    tap(page, &button).await;
+    let mut columns: Vec<u64> = choice.split('.').map(|c| c.parse().unwrap()).collect();
+    columns.dedup();
+    let lit = page
+        .js("return [...document.querySelectorAll('g.cs-column.cs-hl')].map(g => Number(g.dataset.column));")
+        .await;
+    assert_eq!(lit, json!(columns), "the first tap on {choice} shows its columns");
+    let armed = page
+        .js(&format!("return document.querySelector(\"{button}\").classList.contains('cs-armed');"))
+        .await;
+    assert_eq!(armed, json!(true), "the tapped choice is marked");
+    assert!(page.text_of("dice-hint").await.contains("tap again"), "the page says how to play it");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(server_game(page.gui, id)["events"].as_array().unwrap().len(), 1, "a first tap plays nothing");
+    page.shot("phone-choice-previewed").await;
+    tap(page, &button).await;
+    let played = page.settled_after(id, |g| g["events"].as_array().unwrap().len() == 2).await;
+    assert_eq!(played["events"][1]["text"], json!(choice), "the second tap plays it");
+    page.client.set_window_size(1366, 768).await.unwrap();
+
+    // An engine opens at 1 s a step: the page offers to skip its turn, and the skip plays the
+    // rest of it at once, until the person's roll.
+    let before = page.new_dice_game(&[("steere", "rule28"), ("human", "search")], 30, 7).await;
+    // The pace is the form's: the same game again at 1 s a step.
+    page.js("document.getElementById('pace').value = '1000';").await;
+    page.click("#start").await;
+    let id = page.next_game(before).await;
+    assert_eq!(server_game(page.gui, id)["pace"], json!(1000));
+    let visible = "return document.getElementById('skip-turn').offsetParent !== null;";
+    assert_eq!(page.js(visible).await, json!(true), "an engine's turn can be skipped");
+    page.shot("engine-turn-skip-offered").await;
+    page.click("#skip-turn").await;
+    let started = Instant::now();
+    let game =
+        page.settled_after(id, |g| g["position"]["to_move"] == 2 || g["position"]["winner"].is_u64()).await;
+    assert!(started.elapsed() < Duration::from_secs(20), "the skip was slow: {game}");
+    assert_eq!(page.js(visible).await, json!(false), "no skip on the person's turn");
+    assert!(page.text_of("status").await.starts_with("Player 2 (human)"), "{}", page.text_of("status").await);
+    page.shot("engine-turn-skipped").await;
+
+    // A level for an engine seat that searches: chosen in the form, sent, and shown.
+    let script = "const v = document.getElementById('variant'); v.value = 'cantstop'; v.dispatchEvent(new Event('change'));\
+         const n = document.getElementById('players'); n.value = '2'; n.dispatchEvent(new Event('change'));\
+         document.getElementById('pace').value = '0';\
+         const seats = document.querySelectorAll('#dice-seats .seat');\
+         seats[1].querySelector('.seat-player').value = 'steere'; seats[1].querySelector('.seat-player').dispatchEvent(new Event('change'));\
+         seats[1].querySelector('.seat-strategy').value = 'search'; seats[1].querySelector('.seat-strategy').dispatchEvent(new Event('change'));\
+         return seats[1].querySelector('.seat-level').offsetParent !== null;";
+    assert_eq!(page.js(script).await, json!(true), "a searching engine seat has a level");
+    page.js("document.querySelectorAll('#dice-seats .seat')[1].querySelector('.seat-level').value = '3';")
+        .await;
+    page.click("#start").await;
+    let game = server_game(page.gui, page.next_game(id).await);
+    assert_eq!(game["seats"][1]["level"], json!(3), "{game}");
+    let seats = page.text_of("seats").await;
+    assert!(seats.contains("Player 2: steere (level 3)"), "{seats}");
+    page.shot("engine-level-in-seats").await;
 }

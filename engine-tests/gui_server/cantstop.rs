@@ -367,3 +367,78 @@ fn a_steere_match_dice_record_opens_with_its_dice() {
     assert_eq!(events(&rolled)[cut], all[cut], "the stream's next roll");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Player 1's events in the turn under way, or in his last one (a game's events are its turns
+/// in order, so his last run of events).
+fn last_turn_of_player_one(game: &Value) -> usize {
+    let events = game["events"].as_array().unwrap();
+    events.iter().rev().skip_while(|e| e["player"] != 1).take_while(|e| e["player"] == 1).count()
+}
+
+#[test]
+fn an_engine_turn_is_paced_and_skipping_plays_the_rest_of_it_at_once() {
+    let gui = Gui::start(&[format!("fast={STEERE}")]);
+    // An engine (a fixed player, which answers at once) opens, at 10 s a step.
+    let seats = json!([{"player": "fast", "strategy": "rule28"}, {"player": "human"}]);
+    let new = json!({"variant": "cantstop", "seats": seats, "movetime": 50, "pace": 10_000, "seed": 7});
+    let (status, game) = gui.post("/api/new", new.clone());
+    assert_eq!((status, &game["pace"]), (200, &json!(10_000)), "{game}");
+    let id = game["id"].as_u64().unwrap();
+    // Paced: the turn's first roll waits its pause, however fast the engine is.
+    std::thread::sleep(Duration::from_millis(1500));
+    let (_, paced) = gui.get(&format!("/api/game?id={id}"));
+    let paced: Value = serde_json::from_str(&paced).unwrap();
+    assert_eq!(events(&paced).len(), 0, "a step came before its pause: {paced}");
+
+    // Skipped: the pause ends and the rest of the turn comes without pauses, well inside
+    // one pace, until the person is to move.
+    let (status, skipping) = gui.post("/api/skip", json!({"id": id}));
+    assert_eq!((status, &skipping["skipping"]), (200, &json!(1)), "{skipping}");
+    let asked = Instant::now();
+    let game = loop {
+        let game = gui.settled(id);
+        if game["position"]["to_move"] == 2 || game["position"]["winner"].is_u64() {
+            break game;
+        }
+        assert!(asked.elapsed() < Duration::from_secs(8), "the skipped turn did not end: {game}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(last_turn_of_player_one(&game) >= 1, "{game}");
+    assert!(game["skipping"].is_null(), "a skip lasts one turn: {game}");
+    // A person's turn cannot be skipped, nor a board game's.
+    let (status, refused) = gui.post("/api/skip", json!({"id": id}));
+    assert_eq!(status, 400, "{refused}");
+    assert!(refused["error"].as_str().unwrap().contains("person"), "{refused}");
+
+    // The person's turn ends, and the engine's next turn is paced again.
+    let mut game = game;
+    while game["position"]["to_move"] == 2 && game["position"]["winner"].is_null() {
+        game = send(&gui, id, &person_decision(&game, 1));
+    }
+    let before = events(&game).len();
+    std::thread::sleep(Duration::from_millis(1500));
+    let (_, later) = gui.get(&format!("/api/game?id={id}"));
+    let later: Value = serde_json::from_str(&later).unwrap();
+    assert_eq!(events(&later).len(), before, "the next turn was not paced: {later}");
+
+    // Without a pace the engines play as fast as they answer.
+    let mut fast = new;
+    fast["pace"] = json!(0);
+    fast["seats"] =
+        json!([{"player": "fast", "strategy": "greedy"}, {"player": "fast", "strategy": "rule28"}]);
+    let (_, game) = gui.post("/api/new", fast);
+    let id = game["id"].as_u64().unwrap();
+    let started = Instant::now();
+    loop {
+        let game = gui.settled(id);
+        if game["position"]["winner"].is_u64() {
+            break;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "no pause, yet no end: {game}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let board = json!({"variant": "impasse", "players": ["human", "fast"], "movetime": 50});
+    let (_, game) = gui.post("/api/new", board);
+    let (status, refused) = gui.post("/api/skip", json!({"id": game["id"]}));
+    assert_eq!(status, 400, "{refused}");
+}

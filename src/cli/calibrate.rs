@@ -20,6 +20,11 @@ pub struct CalibrateArgs {
     /// Impasse, depth=3 for Can't Stop). The weakened levels search less, by their own budgets.
     #[arg(long, value_name = "KEY=VALUE")]
     pub top: Option<String>,
+    /// Play the levels of this file instead of the compiled-in positions/levels-VARIANT.txt (to
+    /// try new parameters without a rebuild; the engines read it from STEERE_LEVELS). --write then
+    /// writes this file's parameters with the measured Elos.
+    #[arg(long, value_name = "FILE")]
+    pub levels: Option<PathBuf>,
     /// The engine command whose levels are measured (default: this steere).
     #[arg(long, value_name = "CMD")]
     pub engine: Option<PathBuf>,

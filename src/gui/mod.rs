@@ -31,7 +31,8 @@
 //! with a dice game's numbers of players and engine strategies, and engines); `GET /api/game?id=N`; `GET /api/events?id=N` (server-sent events: the game's
 //! state at every change); `GET /api/record?id=N` (the game as a record, text); `POST` with a JSON body: `/api/new` (a [`games::NewGame`]: a board game's `players`, a dice game's `seats`),
 //! `/api/move` (`{"id": N, "move": "d2f4"}`), `/api/truncate` (`{"id": N, "ply": K}`),
-//! `/api/takeback`, `/api/resume` and `/api/resign` (`{"id": N}`), `/api/draw` (`{"id": N}`
+//! `/api/takeback`, `/api/resume`, `/api/resign` and `/api/skip` (a dice game's engine turn
+//! played to its end without pauses) (`{"id": N}`), `/api/draw` (`{"id": N}`
 //! offers a draw, `"accept": true|false` answers the other side's offer), `/api/load` (`{"text": RECORD, "index": K}`:
 //! game K of a record file, as a new game; answers `{"game": ..., "games": [titles]}`), `/api/analyse` (`{"id": N, "engine": NAME,
 //! "ply": K, "multipv": L}` analyses the position after K moves, showing L lines; without
@@ -234,7 +235,8 @@ fn setup(games: &Games) -> serde_json::Value {
         .filter_map(|v| {
             let caps = view::capabilities(v.name).ok()?;
             // The measured Elo of each level (docs/levels.md), weakest first.
-            let elos: Vec<i32> = crate::levels::elo_table(v.levels).iter().map(|e| e.1).collect();
+            let elos: Vec<i32> =
+                crate::levels::elo_table(crate::levels::table(v.levels)).iter().map(|e| e.1).collect();
             let mut entry = json!({
                 "name": v.name, "summary": v.summary, "family": "board", "start": caps.start, "levels": elos,
             });
@@ -281,6 +283,7 @@ fn post(route: &str, body: &str, games: &Arc<Games>) -> Result<serde_json::Value
         "/api/takeback" => games.take_back(id),
         "/api/resume" => games.resume(id),
         "/api/resign" => games.resign(id),
+        "/api/skip" => games.skip_turn(id),
         "/api/draw" => games.draw(id, request.accept),
         "/api/analyse" => {
             games.analyse(id, request.engine.as_deref(), request.ply.unwrap_or(0), request.multipv)

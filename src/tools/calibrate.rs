@@ -80,7 +80,16 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         Some(path) => path.clone(),
         None => std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?,
     };
-    let top = args.top.clone().unwrap_or_else(|| default_top(info));
+    let levels_text: &str = match &args.levels {
+        Some(path) => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("--levels {}: {e}", path.display()))?;
+            levels::rows(&text).map_err(|e| format!("--levels {}: {e}", path.display()))?;
+            Box::leak(text.into_boxed_str())
+        }
+        None => info.levels,
+    };
+    let top = args.top.clone().unwrap_or_else(|| default_top(levels_text, info.family));
     let folder = match &args.keep {
         Some(dir) => dir.clone(),
         None => std::env::temp_dir().join(format!("steere-calibrate-{}", std::process::id())),
@@ -129,7 +138,7 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
             args.games,
             pairs[0].games()
         );
-        let text = levels::with_elos(info.levels, &elos, &measured);
+        let text = levels::with_elos(levels_text, &elos, &measured);
         std::fs::write(path, text).map_err(|e| format!("--write {}: {e}", path.display()))?;
     }
     if args.keep.is_none() {
@@ -139,10 +148,10 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
 }
 
 /// The budget full strength is measured at: the full-strength row's `nodes=` or `depth=` in
-/// the variant's levels file, else 30,000 nodes (a board game) or 3 rolls (a dice game).
-fn default_top(info: &variants::VariantInfo) -> String {
-    let full = levels::rows(info.levels).unwrap_or_default().into_iter().find(|r| r.level == levels::FULL);
-    match (full.as_ref().and_then(|r| r.nodes), full.as_ref().and_then(|r| r.depth), info.family) {
+/// the levels file played, else 30,000 nodes (a board game) or 3 rolls (a dice game).
+fn default_top(table: &str, family: Family) -> String {
+    let full = levels::rows(table).unwrap_or_default().into_iter().find(|r| r.level == levels::FULL);
+    match (full.as_ref().and_then(|r| r.nodes), full.as_ref().and_then(|r| r.depth), family) {
         (Some(nodes), _, _) => format!("nodes={nodes}"),
         (None, Some(depth), _) => format!("depth={depth}"),
         (None, None, Family::Board) => "nodes=30000".to_string(),
@@ -181,6 +190,10 @@ fn play(
     command.arg("--engine1").arg(&exe).arg(format!("name={}", upper.name)).args(&upper.settings);
     command.arg("--engine2").arg(&exe).arg(format!("name={}", lower.name)).args(&lower.settings);
     command.args(["--each", top]);
+    match &args.levels {
+        Some(path) => command.env(levels::OVERRIDE_VAR, path),
+        None => command.env_remove(levels::OVERRIDE_VAR),
+    };
     let output = command.output().map_err(|e| format!("cannot run {exe} match: {e}"))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);

@@ -138,6 +138,7 @@ function syncForm(game) {
     });
   } else {
     $("players").value = String(game.seats.length);
+    if ([...$("pace").options].some((o) => o.value === String(game.pace))) $("pace").value = String(game.pace);
     document.querySelectorAll(".seat").forEach((span, k) => {
       const seat = game.seats[k];
       if (!seat) return;
@@ -241,6 +242,7 @@ function render() {
   $("explain").textContent = note;
   renderStrip(g, fen, ply, Boolean(g.clocks));
   renderChoice();
+  renderMoveInput();
   renderAnalysis(ply);
   renderGraph(ply);
   renderClocks();
@@ -619,6 +621,34 @@ function renderChoice() {
   box.hidden = buttons.length === 0 && !crowns;
 }
 
+/// The typed move's box: open while a person is to move, its suggestions the legal moves.
+function renderMoveInput() {
+  const open = humanToMove();
+  const input = $("move-input");
+  input.disabled = !open;
+  const legal = open ? state.game.position.legal : [];
+  const list = $("legal-moves");
+  if (list.dataset.moves !== legal.join(" ")) {
+    list.innerHTML = "";
+    for (const m of legal) list.appendChild(new Option(m, m));
+    list.dataset.moves = legal.join(" ");
+  }
+  if (!open) input.value = "";
+}
+
+/// The legal move a typed text names: itself (letters in any case, spaces ignored), or the
+/// only legal move it begins; an error that says why otherwise.
+function typedMove(text, legal) {
+  const typed = text.trim().toLowerCase().replace(/\s+/g, "");
+  if (!typed) throw new Error("type a move, e.g. " + (legal[0] || "d2f4"));
+  const exact = legal.find((m) => m.toLowerCase() === typed);
+  if (exact) return exact;
+  const begun = legal.filter((m) => m.toLowerCase().startsWith(typed));
+  if (begun.length === 1) return begun[0];
+  if (begun.length > 1) throw new Error(`${typed} begins several moves: ${begun.slice(0, 8).join(", ")}`);
+  throw new Error(`${typed} is not a legal move here (${legal.length} are: ${legal.slice(0, 8).join(", ")}${legal.length > 8 ? ", ..." : ""})`);
+}
+
 async function play(move) {
   state.selected = [];
   try {
@@ -793,6 +823,7 @@ async function init() {
   for (const select of document.querySelectorAll(".seat-player, .seat-strategy, #white, #black")) select.onchange = updateForm;
   fillLevels($("variant").value);
   $("to-latest").onclick = () => { state.shown = null; render(); };
+  $("skip-turn").onclick = () => action("/api/skip");
   for (const e of state.setup.engines) $("analyser").add(new Option(e, e));
   $("analyse").onclick = () => analyse(state.analysing ? null : $("analyser").value);
   $("hint").onclick = () => analyse(state.setup.engines[0]);
@@ -814,6 +845,18 @@ async function init() {
   $("draw-decline").onclick = () => action("/api/draw", { accept: false });
   $("show-evalbar").onchange = render;
   $("new-game").onsubmit = newGame;
+  $("move-form").onsubmit = (event) => {
+    event.preventDefault();
+    if (!humanToMove()) return;
+    try {
+      const move = typedMove($("move-input").value, state.game.position.legal);
+      $("move-input").value = "";
+      showError(null);
+      play(move);
+    } catch (e) {
+      showError(e.message);
+    }
+  };
   updateForm();
   $("flip").onclick = () => { state.flipped = !state.flipped; render(); };
   // Back to the person's last turn; between engines, one move back with their play paused.
@@ -843,6 +886,13 @@ async function init() {
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT") return;
     if (e.target.tagName === "SELECT") return;
+    // A square's letter starts a typed move (as on lichess): the move box takes it.
+    if (/^[a-j]$/i.test(e.key) && !e.ctrlKey && !e.metaKey && !e.altKey && humanToMove()) {
+      e.preventDefault();
+      $("move-input").focus();
+      $("move-input").value += e.key.toLowerCase();
+      return;
+    }
     if (e.key === "ArrowLeft" || e.key === "ArrowUp") { e.preventDefault(); step(-1); }
     if (e.key === "ArrowDown") { e.preventDefault(); step(1); }
     if (e.key === "Home") { e.preventDefault(); state.shown = 0; state.selected = []; render(); }

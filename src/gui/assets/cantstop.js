@@ -60,8 +60,15 @@ function csSpaceAt(i, s) {
 
 /// Draws the board of `fen` into `svg`: `dice` are the last roll's (or none), `bust` whether
 /// that roll bust, `highlight` the columns of the choice under the pointer.
-function drawCantStop(svg, fen, { dice = null, bust = false, highlight = [] } = {}) {
+function drawCantStop(svg, fen, { dice = null, bust = false, highlight = [], before = null, rolled = false } = {}) {
   const pos = csParse(fen);
+  // What moved since the position before (a marker or cone on a space it was not on) pops in.
+  const was = before ? csParse(before) : null;
+  const moved = (item, i, s) => {
+    if (!was || item.ghost) return false;
+    if (item.neutral) return was.neutrals[i + 2] !== s;
+    return (was.spaces[item.player - 1] || [])[i] !== s;
+  };
   svg.innerHTML = "";
   svg.setAttribute("viewBox", "0 0 104.2 100");
   const mover = pos.spaces[pos.toMove - 1] || [];
@@ -93,7 +100,7 @@ function drawCantStop(svg, fen, { dice = null, bust = false, highlight = [] } = 
       pos.spaces.forEach((row, p) => { if (row[i] === s) items.push({ player: p + 1 }); });
       if (pos.neutrals[c] === s) items.push({ neutral: true });
       if (ghost === s) items.push({ ghost: true });
-      csDrawItems(group, items, c, s, i);
+      csDrawItems(group, items.map((item) => ({ ...item, moved: moved(item, i, s) })), c, s, i);
     }
     const [cx] = csSpaceAt(i, 1);
     csLabel(group, c, cx, CS.base + 3.8, "");
@@ -105,7 +112,7 @@ function drawCantStop(svg, fen, { dice = null, bust = false, highlight = [] } = 
       csLabel(group, c, cx, topY, "");
     }
   }
-  if (dice) csDrawDice(svg, dice, bust);
+  if (dice) csDrawDice(svg, dice, bust, rolled);
   csDrawTurn(svg, pos);
 }
 
@@ -129,12 +136,12 @@ function csDrawItems(svg, items, c, s, i) {
   items.forEach((item, k) => {
     const x = cx - CS.w / 2 + slot * (k + 0.5);
     if (item.player) {
-      const disc = csElement(svg, "circle", { cx: x, cy, r, class: `cs-marker cs-p${item.player}` });
+      const disc = csElement(svg, "circle", { cx: x, cy, r, class: `cs-marker cs-p${item.player}${item.moved ? " cs-moved" : ""}` });
       Object.assign(disc.dataset, { player: String(item.player), column: String(c), space: String(s) });
       csElement(svg, "text", { x, y: cy, "text-anchor": "middle", "dominant-baseline": "central", "font-size": r * 1.35, class: `cs-num cs-on-p${item.player}` }, String(item.player));
     } else {
       const points = [[0, -1.2], [-1, 0.9], [1, 0.9]].map(([dx, dy]) => `${(x + dx * r).toFixed(2)},${(cy + dy * r).toFixed(2)}`);
-      const cone = csElement(svg, "polygon", { points: points.join(" "), class: item.ghost ? "cs-ghost" : "cs-neutral" });
+      const cone = csElement(svg, "polygon", { points: points.join(" "), class: item.ghost ? "cs-ghost" : `cs-neutral${item.moved ? " cs-moved" : ""}` });
       Object.assign(cone.dataset, { column: String(c), space: String(s) });
     }
   });
@@ -144,19 +151,19 @@ function csDrawItems(svg, items, c, s, i) {
 const CS_PIPS = { 1: [4], 2: [2, 6], 3: [2, 4, 6], 4: [0, 2, 6, 8], 5: [0, 2, 4, 6, 8], 6: [0, 2, 3, 5, 6, 8] };
 
 /// The four dice of the last roll, top left where the short columns leave room; red when
-/// the roll bust.
-function csDrawDice(svg, dice, bust) {
+/// the roll bust; tumbling in when `rolled` (the roll was the step just made).
+function csDrawDice(svg, dice, bust, rolled) {
   const size = 8.5;
   csElement(svg, "text", { x: 2, y: 4, class: "cs-caption" }, bust ? "bust!" : "last roll");
   dice.forEach((value, k) => {
     const x = 2 + (k % 2) * (size + 1.8);
     const y = 7 + Math.floor(k / 2) * (size + 1.8);
-    const die = csElement(svg, "rect", { x, y, width: size, height: size, rx: 1.4, class: `cs-die${bust ? " cs-die-bust" : ""}` });
+    const die = csElement(svg, "rect", { x, y, width: size, height: size, rx: 1.4, class: `cs-die${bust ? " cs-die-bust" : ""}${rolled ? " cs-rolled" : ""}` });
     die.dataset.value = String(value);
     for (const pip of CS_PIPS[value] || []) {
       const px = x + size * (0.24 + 0.26 * (pip % 3));
       const py = y + size * (0.24 + 0.26 * Math.floor(pip / 3));
-      csElement(svg, "circle", { cx: px, cy: py, r: 0.8, class: "cs-pip" });
+      csElement(svg, "circle", { cx: px, cy: py, r: 0.8, class: `cs-pip${rolled ? " cs-rolled" : ""}` });
     }
   });
 }
@@ -173,10 +180,12 @@ function csDrawTurn(svg, pos) {
   csElement(svg, "text", { x, y: y + 12.5, "text-anchor": "middle", class: "cs-caption" }, what);
 }
 
-/// The seat of player `p` (from 1) as people read it: `human`, `steere`, `steere (greedy)`.
+/// The seat of player `p` (from 1) as people read it: `human`, `steere`, `steere (greedy)`,
+/// `steere (level 3)`.
 function csSeatText(seat) {
   if (!seat) return "?";
-  return seat.strategy && seat.strategy !== "search" ? `${seat.player} (${seat.strategy})` : seat.player;
+  if (seat.strategy && seat.strategy !== "search") return `${seat.player} (${seat.strategy})`;
+  return seat.level === null || seat.level === undefined ? seat.player : `${seat.player} (level ${seat.level})`;
 }
 
 /// The turns of the events up to `ply`: runs of events of one player, each with its events'
@@ -227,10 +236,16 @@ function renderDice(ply) {
   const lastRoll = events.slice(0, ply).map((e, k) => ({ ...e, k })).filter((e) => e.roll).pop();
   const live = ply === events.length;
   const human = live && !g.position.winner && g.seats[g.position.to_move - 1]?.player === "human";
+  // A step is animated once, when it arrives or is stepped to; a redraw of the same ply is still.
+  const fresh = state.drawnPly !== ply || state.drawnGame !== g.id;
+  state.drawnPly = ply;
+  state.drawnGame = g.id;
   drawCantStop($("board"), fen, {
     dice: lastRoll ? csDice(lastRoll.text) : null,
     bust: Boolean(lastRoll && lastRoll.bust && lastRoll.k === ply - 1),
     highlight: state.highlight || [],
+    before: fresh && ply > 0 ? g.position.history[ply - 1] : null,
+    rolled: fresh && Boolean(lastRoll) && lastRoll.k === ply - 1,
   });
   const ends = csTurnEnds(g, ply);
   const box = $("turn-end");
@@ -243,6 +258,8 @@ function renderDice(ply) {
     box.appendChild(line);
   }
   renderDiceButtons(human);
+  const engineTurn = live && !g.position.result && !human && g.seats[g.position.to_move - 1];
+  $("skip-turn").hidden = !engineTurn || g.skipping === g.position.to_move || g.pace === 0;
   renderSeats(csParse(fen));
   renderDiceLog(ply);
   const mover = g.position.to_move;
@@ -250,6 +267,7 @@ function renderDice(ply) {
   let status;
   if (g.position.result && live) status = `Game over: ${g.position.result}`;
   else if (!live) status = `Viewing event ${ply} of ${events.length}`;
+  else if (g.skipping === mover) status = `Player ${mover} (${seat}) plays the rest of the turn at once...`;
   else if (g.thinking) status = `Player ${mover} (${seat}) is thinking...`;
   else if (human && g.position.next === "dice") status = `Player ${mover} (${seat}): roll the dice`;
   else if (human && csColumns(g.position.decisions[0] || "").length) status = `Player ${mover} (${seat}): choose what to advance`;
@@ -268,6 +286,7 @@ function renderDiceButtons(human) {
   box.hidden = !human;
   if (!human) return;
   const tokens = g.position.next === "dice" ? ["roll"] : g.position.decisions;
+  if (!tokens.includes(state.armed)) state.armed = null; // a choice shown belongs to its roll
   const choosing = tokens.some((t) => csColumns(t).length);
   const note = document.createElement("span");
   note.textContent = choosing ? `Dice ${csDice(g.events[g.events.length - 1].text).join("-")}: advance in` : g.position.next === "dice" ? "Your turn:" : "Go on?";
@@ -281,13 +300,34 @@ function renderDiceButtons(human) {
     const columns = csColumns(token);
     if (columns.length) {
       const on = () => { state.highlight = columns; drawHighlight(); };
-      const off = () => { state.highlight = []; drawHighlight(); };
+      // A tapped choice stays shown (a finger's lift may count as leaving the button).
+      const off = () => { if (state.armed !== token) { state.highlight = []; drawHighlight(); } };
       b.onmouseenter = on; b.onfocus = on;
       b.onmouseleave = off; b.onblur = off;
+      b.onpointerdown = (e) => { b.dataset.pointer = e.pointerType; };
     }
-    b.onclick = () => { state.highlight = []; play(token); };
+    b.onclick = () => {
+      // A touch screen has no hover: the first tap on a choice shows it, a second plays it.
+      if (columns.length && b.dataset.pointer === "touch" && state.armed !== token) {
+        state.armed = token;
+        state.highlight = columns;
+        drawHighlight();
+        box.querySelectorAll("button").forEach((other) => other.classList.toggle("cs-armed", other === b));
+        $("dice-hint").textContent = `${csChoiceText(token)}: tap again to play it`;
+        return;
+      }
+      state.armed = null;
+      state.highlight = [];
+      play(token);
+    };
+    if (state.armed === token) b.classList.add("cs-armed");
     box.appendChild(b);
   }
+  const hint = document.createElement("span");
+  hint.id = "dice-hint";
+  hint.className = "dice-hint";
+  hint.textContent = state.armed ? `${csChoiceText(state.armed)}: tap again to play it` : "";
+  box.appendChild(hint);
 }
 
 /// Redraws the board alone, with the highlight of the choice under the pointer.
@@ -371,6 +411,7 @@ async function newDiceGame() {
     fen: $("setup-fen").value.trim() || null,
     seats,
     movetime: Number($("movetime").value) || 1000,
+    pace: Number($("pace").value),
     seed: seed === "" ? null : Number(seed),
   });
   $("record-games").hidden = true;

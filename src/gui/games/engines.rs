@@ -9,9 +9,10 @@
 //! I binc I`. The answer is taken by [`Games::answer`] on the engine's thread.
 //!
 //! In a paced game (a dice game: [`super::super::view::Capabilities::paced`]) an engine's
-//! decision is played no sooner than the time per move after it was asked, and an engine's
-//! turn starts (its first roll) after that time too, so that a person can follow the engines'
-//! turns (a fixed player answers at once) and see how the turn before ended.
+//! decision is played no sooner than the game's pace after it was asked, and an engine's
+//! turn starts (its first roll) after that pause too, so that a person can follow the engines'
+//! turns (a fixed player answers at once) and see how the turn before ended; a skipped turn
+//! has no pauses ([`super::pace`]).
 
 use super::*;
 use crate::client::Fault;
@@ -36,6 +37,7 @@ impl Games {
                 return;
             }
             let view = g.view();
+            g.end_skip(view.to_move);
             if view.is_over() || g.seats[view.to_move].is_human() {
                 return;
             }
@@ -45,14 +47,15 @@ impl Games {
             // The first roll of an engine's turn waits the time per move: the person sees how
             // the turn before ended (his bust's dice, say) before the engine's dice replace them.
             let turn_start = view.events.last().is_none_or(|e| e.player != view.to_move + 1);
-            if g.caps.paced && turn_start && !g.paced {
+            let pause = g.pause(view.to_move);
+            if let Some(pace) = pause.filter(|_| turn_start && !g.paced) {
                 g.thinking = true;
                 g.changed();
                 let (games, game, generation) = (self.clone(), game.clone(), g.generation);
-                let pace = Duration::from_millis(g.movetime);
                 drop(g);
+                let seat = view.to_move;
                 std::thread::spawn(move || {
-                    std::thread::sleep(pace);
+                    pace::wait(&game, seat, pace);
                     let mut g = lock(&game);
                     g.thinking = false;
                     g.paced = g.generation == generation;
@@ -87,8 +90,7 @@ impl Games {
         };
         let budget = clocks.map_or(g.movetime, |clocks| clocks[seat].max(0) as u64);
         let position = format!("position fen {}{}", g.start, moves_suffix(&g.texts()));
-        let (generation, label, pace) =
-            (g.generation, g.seats[seat].label(), g.caps.paced.then(|| Duration::from_millis(g.movetime)));
+        let (generation, label, pace) = (g.generation, g.seats[seat].label(), g.pause(seat));
         g.thinking = true;
         g.changed();
         drop(g);
@@ -97,7 +99,7 @@ impl Games {
             let asked = Instant::now();
             let (engine, reply) = think(engine, &spec, &position, &go, budget);
             if let Some(pace) = pace.filter(|_| reply.is_ok()) {
-                std::thread::sleep(pace.saturating_sub(asked.elapsed()));
+                pace::wait(&game, seat, pace.saturating_sub(asked.elapsed()));
             }
             games.answer(&game, seat, &label, generation, engine, reply);
         });

@@ -35,6 +35,7 @@ mod analysis;
 mod endings;
 mod engines;
 mod lifetime;
+mod pace;
 mod review;
 
 use super::changes::{self, lock};
@@ -83,6 +84,10 @@ pub struct NewGame {
     /// The seed of the dice (`None`: drawn from the clock).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// A dice game's pause between an engine's steps, in milliseconds (`None`: the time per
+    /// move; 0: none): see [`pace`].
+    #[serde(default)]
+    pub pace: Option<u64>,
     /// A board game's engine seats' strength levels, White's first (`Skill Level` 0 to 8;
     /// `None` or 9: full strength). A dice game's seats carry their own.
     #[serde(default)]
@@ -153,6 +158,10 @@ struct Game {
     thinking: bool,
     /// Set once an engine's turn has waited its pace before its first roll.
     paced: bool,
+    /// The pause between a paced game's engine steps, in milliseconds ([`pace`]).
+    pace: u64,
+    /// The seat whose engine turn is being skipped (played without pauses).
+    skipping: Option<usize>,
     error: Option<String>,
     /// Counts the changes shown to the page (steps, faults, analysis).
     version: u64,
@@ -234,6 +243,8 @@ impl Game {
                 // As text: a record's seed may exceed what a JavaScript number holds exactly.
                 "seed": self.seed.to_string(),
                 "seats": self.seats,
+                "pace": self.pace,
+                "skipping": self.skipping.map(|seat| seat + 1),
                 "events": self.steps.iter().zip(&position.events).map(logged).collect::<Vec<_>>(),
             }),
         };
@@ -414,6 +425,8 @@ impl Games {
             caps,
             thinking: false,
             paced: false,
+            pace: new.pace.unwrap_or(new.movetime).min(10_000),
+            skipping: None,
             error: None,
             version: 1,
             generation: 0,
@@ -602,6 +615,7 @@ impl Games {
             movetime: 1000,
             clock: None,
             seed: Some(0),
+            pace: None,
             levels: None,
         };
         let id = self.create(&new)?["id"].as_u64().expect("a game has an id");
