@@ -351,3 +351,69 @@ fn calibrate_plays_the_ladder_and_writes_the_table() {
     assert_eq!(table.iter().map(|r| r.0).collect::<Vec<_>>(), (0..levels as u32).collect::<Vec<_>>());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The best moves steere answers over the protocol to `go` (after `options`) at each position
+/// of a Dipole line it builds as it goes, each position the one after the moves answered
+/// before; with `STEERE_LEVELS` naming `levels` when given.
+fn dipole_answers(levels: Option<&std::path::Path>, options: &[&str], go: &str, plies: usize) -> Vec<String> {
+    use std::io::{BufRead, BufReader, Write};
+    let mut command = Command::new(env!("CARGO_BIN_EXE_steere"));
+    command.stdin(std::process::Stdio::piped()).stdout(std::process::Stdio::piped());
+    match levels {
+        Some(path) => command.env(steere::levels::OVERRIDE_VAR, path),
+        None => command.env_remove(steere::levels::OVERRIDE_VAR),
+    };
+    let mut child = command.spawn().unwrap();
+    let mut input = child.stdin.take().unwrap();
+    let mut output = BufReader::new(child.stdout.take().unwrap());
+    writeln!(input, "uci\nsetoption name UCI_Variant value dipole\nsetoption name Threads value 1").unwrap();
+    for option in options {
+        writeln!(input, "setoption name {option}").unwrap();
+    }
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..plies {
+        let line = if moves.is_empty() { String::new() } else { format!(" moves {}", moves.join(" ")) };
+        writeln!(input, "position startpos{line}\n{go}").unwrap();
+        let answer = loop {
+            let mut text = String::new();
+            assert!(output.read_line(&mut text).unwrap() > 0, "steere ended before answering");
+            if let Some(best) = text.trim().strip_prefix("bestmove ") {
+                break best.split(' ').next().unwrap().to_string();
+            }
+        };
+        moves.push(answer);
+    }
+    writeln!(input, "quit").unwrap();
+    child.wait().unwrap();
+    moves
+}
+
+/// `STEERE_LEVELS` (what `calibrate --levels` sets) makes the engine play the levels of the
+/// file it names: a level 0 of one candidate at depth 4 plays what a full-strength depth-4
+/// search plays, which the compiled-in level 0 (64 candidates at depth 2, a large error) does
+/// not. A file that cannot be read is named, and the compiled-in levels are played.
+#[test]
+fn a_levels_file_named_by_the_environment_is_the_one_played() {
+    let dir = std::env::temp_dir().join(format!("steere-levels-override-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let compiled = steere::variants::find("dipole").unwrap().levels;
+    let strong: String = compiled
+        .lines()
+        .map(|line| if line.starts_with("0 ") { "0 depth=4 lines=1 error=0.01 elo=1".to_string() } else { line.to_string() })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let file = dir.join("levels-dipole.txt");
+    std::fs::write(&file, strong).unwrap();
+    let full = dipole_answers(None, &[], "go depth 4", 6);
+    let level = ["Skill Level value 0", "Seed value 5"];
+    assert_eq!(dipole_answers(Some(&file), &level, "go", 6), full, "the file's level 0 is a depth-4 search");
+    assert_ne!(dipole_answers(None, &level, "go", 6), full, "the compiled-in level 0 plays weaker moves");
+
+    // Unreadable or malformed: `calibrate --levels` refuses it in one line.
+    std::fs::write(&file, "0 depth=two\n").unwrap();
+    let output = steere(&["calibrate", "--variant", "dipole", "--games", "2", "--levels", file.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success() && stderr.contains("--levels"), "{stderr}");
+    assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -207,6 +207,15 @@ impl Page {
         std::fs::write(self.shots.join(file), png).unwrap();
     }
 
+    /// Waits until `script` (an expression) is true in the page.
+    async fn until(&self, script: &str, what: &str) {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while self.js(&format!("return Boolean({script});")).await != json!(true) {
+            assert!(Instant::now() < deadline, "{what}: {script}");
+            tokio::time::sleep(Duration::from_millis(30)).await;
+        }
+    }
+
     async fn js(&self, script: &str) -> Value {
         self.client.execute(script, vec![]).await.unwrap()
     }
@@ -656,9 +665,37 @@ async fn impasse_and_dipole() {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     page.shot("second-tab").await;
-    page.client.switch_to_window(first_tab).await.unwrap();
+    page.client.switch_to_window(first_tab.clone()).await.unwrap();
     assert_eq!(server_game(page.gui, id)["moves"], first_moves, "the first tab's game is untouched");
     assert_eq!(page.game_id().await, id);
+
+    // The address names the game shown; opened in a new tab, the link shows that game.
+    let url = page.client.current_url().await.unwrap();
+    assert_eq!(url.fragment(), Some(format!("game={id}").as_str()), "{url}");
+    let linked_tab = page.client.new_window(true).await.unwrap().handle;
+    page.client.switch_to_window(linked_tab.clone()).await.unwrap();
+    page.client.goto(url.as_str()).await.unwrap();
+    page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();
+    page.until(&format!("sessionStorage.getItem('steere-game') === '{id}'"), "the link's game").await;
+    page.check_board(&server_game(page.gui, id)).await;
+    page.shot("linked-tab").await;
+    // A duplicated tab carries its tab's storage: while the first tab shows that game, the
+    // copy starts a game of its own (the copy made here as a browser makes it: the storage
+    // first, then the page loaded).
+    page.js(&format!("sessionStorage.setItem('steere-game', '{other}');")).await;
+    page.client.switch_to_window(first_tab.clone()).await.unwrap();
+    page.client.goto(&format!("http://127.0.0.1:{gui_port}/#game={other}")).await.unwrap();
+    page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();
+    page.until(&format!("sessionStorage.getItem('steere-game') === '{other}'"), "a link typed in shows its game").await;
+    page.client.switch_to_window(linked_tab).await.unwrap();
+    page.client.refresh().await.unwrap();
+    page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();
+    page.until(
+        &format!("(g => g !== null && g !== '{other}' && g !== '{id}')(sessionStorage.getItem('steere-game'))"),
+        "a game of the duplicate's own",
+    )
+    .await;
+    page.shot("duplicated-tab").await;
 
     page.client.close().await.unwrap();
 }

@@ -10,15 +10,6 @@
 use super::*;
 
 impl Page {
-    /// Waits until `script` (an expression) is true in the page.
-    async fn until(&self, script: &str, what: &str) {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while self.js(&format!("return Boolean({script});")).await != json!(true) {
-            assert!(Instant::now() < deadline, "{what}: {script}");
-            tokio::time::sleep(Duration::from_millis(30)).await;
-        }
-    }
-
     /// Whether the element of `css` lies wholly inside the window.
     async fn in_window(&self, css: &str) -> bool {
         let script = format!(

@@ -95,6 +95,7 @@ function accept(game) {
   state.received = performance.now();
   listen(game.id);
   sessionStorage.setItem("steere-game", String(game.id));
+  linkTo(game.id);
   if (game.version !== state.version) {
     state.version = game.version;
     const moves = movesOf(game).map((m) => m.text).join(" ");
@@ -108,6 +109,14 @@ function accept(game) {
     }
     render();
   }
+}
+
+/// The page's address names the game shown (`/#game=N`), so that it can be shared or opened
+/// again. Written once the page has loaded, and without a navigation: `replaceState` leaves the
+/// history alone.
+function linkTo(id) {
+  const hash = `#game=${id}`;
+  if (state.loaded && location.hash !== hash) history.replaceState(null, "", hash);
 }
 
 /// Shows `game` in the tab instead of the one it showed: from its last position, nothing
@@ -900,9 +909,8 @@ async function init() {
     if (e.key === "ArrowRight") step(1);
   });
   // A reload finds the tab's game again; a duplicated tab (its storage copied) whose game
-  // another tab shows starts its own; a link `/#game=N` opened in a new tab shows game N. (The
-  // page does not write its game into its address: a same-document navigation while a
-  // WebDriver waits for the page stalls the browser suite's Chromium.)
+  // another tab shows starts its own; a link `/#game=N` opened in a new tab shows game N, and
+  // one typed into the address bar of a tab already open shows it there.
   const saved = sessionStorage.getItem("steere-game");
   const linked = (location.hash.match(/^#game=(\d+)$/) || [])[1];
   const wanted = saved && !(await shownElsewhere(saved)) ? saved : saved ? null : linked;
@@ -915,6 +923,18 @@ async function init() {
   } else {
     await newGame();
   }
+  state.loaded = true;
+  linkTo(state.game.id);
+  window.addEventListener("hashchange", async () => {
+    const id = (location.hash.match(/^#game=(\d+)$/) || [])[1];
+    if (!id || (state.game && String(state.game.id) === id)) return;
+    try {
+      show(await api(`/api/game?id=${id}`));
+    } catch (e) {
+      showError(e.message);
+      linkTo(state.game.id);
+    }
+  });
   poll();
   setInterval(renderClocks, 100);
 }
