@@ -399,7 +399,13 @@ fn a_levels_file_named_by_the_environment_is_the_one_played() {
     let compiled = steere::variants::find("dipole").unwrap().levels;
     let strong: String = compiled
         .lines()
-        .map(|line| if line.starts_with("0 ") { "0 depth=4 lines=1 error=0.01 elo=1".to_string() } else { line.to_string() })
+        .map(|line| {
+            if line.starts_with("0 ") {
+                "0 depth=4 lines=1 error=0.01 elo=1".to_string()
+            } else {
+                line.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n");
     let file = dir.join("levels-dipole.txt");
@@ -411,7 +417,8 @@ fn a_levels_file_named_by_the_environment_is_the_one_played() {
 
     // Unreadable or malformed: `calibrate --levels` refuses it in one line.
     std::fs::write(&file, "0 depth=two\n").unwrap();
-    let output = steere(&["calibrate", "--variant", "dipole", "--games", "2", "--levels", file.to_str().unwrap()]);
+    let output =
+        steere(&["calibrate", "--variant", "dipole", "--games", "2", "--levels", file.to_str().unwrap()]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success() && stderr.contains("--levels"), "{stderr}");
     assert_eq!(stderr.trim().lines().count(), 1, "{stderr}");

@@ -460,6 +460,35 @@ async fn impasse_and_dipole() {
     assert_eq!(error, json!(true), "the refusal is gone once a move is played");
     page.client.release_actions().await.unwrap();
 
+    // What the rules do by themselves is said on the page (docs/rules/impasse.md): a side
+    // with no move is at an impasse and removes a checker; a double on its own back row bears
+    // its top checker off; the strip counts the checkers each side has left to remove.
+    page.new_game("impasse", "human", "human", 30, "8/8/8/8/8/b1b5/1w6/8 w").await;
+    let id = page.game_id().await;
+    let stuck = page.settled(id).await;
+    assert_eq!(stuck["position"]["legal"], json!(["b2"]), "White is at an impasse: {stuck}");
+    let note = page.text_of("explain").await;
+    assert!(note.starts_with("You are at an impasse"), "{note}");
+    page.shot("impasse-at-an-impasse").await;
+    page.click_square("b2").await;
+    let removed = page.settled_after(id, |g| !g["moves"].as_array().unwrap().is_empty()).await;
+    assert!(removed["position"]["result"].as_str().unwrap().contains("white"), "{removed}");
+    assert_eq!(page.text_of("explain").await, "White was at an impasse and removed a checker (b2).");
+    page.new_game("impasse", "human", "human", 30, "7b/8/8/8/8/8/1W6/8 w").await;
+    let id = page.game_id().await;
+    page.settled(id).await;
+    assert!(page.text_of("strip").await.contains("2 checkers to remove"), "{}", page.text_of("strip").await);
+    page.click_square("b2").await;
+    page.click_square("a1").await;
+    let borne = page.settled_after(id, |g| !g["moves"].as_array().unwrap().is_empty()).await;
+    assert_eq!(borne["moves"][0]["text"], "b2a1");
+    page.check_board(&borne).await;
+    let note = page.text_of("explain").await;
+    assert_eq!(note, "White's double reached its own back row: its top checker was borne off.");
+    let strip = page.text_of("strip").await;
+    assert!(strip.contains("1 checker to remove"), "{strip}");
+    page.shot("impasse-borne-off").await;
+
     // A bad FEN: the parser's message, and the game shown stays.
     page.new_game("impasse", "human", "human", 30, "9/9 w").await;
     let error = page.client.find(Locator::Id("error")).await.unwrap().text().await.unwrap();
@@ -686,12 +715,18 @@ async fn impasse_and_dipole() {
     page.client.switch_to_window(first_tab.clone()).await.unwrap();
     page.client.goto(&format!("http://127.0.0.1:{gui_port}/#game={other}")).await.unwrap();
     page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();
-    page.until(&format!("sessionStorage.getItem('steere-game') === '{other}'"), "a link typed in shows its game").await;
+    page.until(
+        &format!("sessionStorage.getItem('steere-game') === '{other}'"),
+        "a link typed in shows its game",
+    )
+    .await;
     page.client.switch_to_window(linked_tab).await.unwrap();
     page.client.refresh().await.unwrap();
     page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();
     page.until(
-        &format!("(g => g !== null && g !== '{other}' && g !== '{id}')(sessionStorage.getItem('steere-game'))"),
+        &format!(
+            "(g => g !== null && g !== '{other}' && g !== '{id}')(sessionStorage.getItem('steere-game'))"
+        ),
         "a game of the duplicate's own",
     )
     .await;

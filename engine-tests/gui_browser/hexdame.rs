@@ -97,6 +97,10 @@ async fn play() {
     let id = page.game_id().await;
     let set = page.settled(id).await;
     page.check_hex_board(&set).await;
+    // The page says why only captures are offered: the rules' majority capture, two here.
+    let note = page.js("return document.getElementById('explain').textContent;").await;
+    let note = note.as_str().unwrap();
+    assert!(note.contains("compulsory") && note.contains("the most pieces (2 here)"), "{note}");
     page.click_square("a1").await;
     assert_eq!(page.cells("target").await, json!(["e5", "f6", "h8"]));
     let paths =
@@ -159,11 +163,11 @@ async fn play() {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let game = server_game(page.gui, id);
-        let best =
-            page.js("return [...document.querySelectorAll('polyline.best')].map(l => l.dataset.move);").await;
-        if let (Some(first), Some([drawn])) =
-            (game["analysis"]["pv"][0].as_str(), best.as_array().map(Vec::as_slice))
-        {
+        // The line the page drew from, read with the drawing (the analysis deepens meanwhile).
+        let seen = page
+            .js("return [state.game.analysis && state.game.analysis.pv[0], [...document.querySelectorAll('polyline.best')].map(l => l.dataset.move)];")
+            .await;
+        if let (Some(first), Some([drawn])) = (seen[0].as_str(), seen[1].as_array().map(Vec::as_slice)) {
             assert!(game["position"]["legal"].as_array().unwrap().iter().any(|m| m == first), "{first}");
             assert_eq!(drawn.as_str().unwrap(), squares_of(first).concat(), "the path drawn");
             break;

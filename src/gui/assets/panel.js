@@ -199,7 +199,9 @@ function renderEvalBar(value, text, visible) {
   const clamped = Math.max(-800, Math.min(800, value));
   const share = Math.abs(value) >= MATE_VALUE - 1000 ? (value > 0 ? 100 : 0) : 50 + (clamped / 800) * 45;
   document.getElementById("evalbar-fill").style.height = `${share.toFixed(1)}%`;
-  document.getElementById("evalbar-text").textContent = text;
+  const label = document.getElementById("evalbar-text");
+  label.textContent = text;
+  label.className = value >= 0 ? "white-ahead" : "black-ahead";
 }
 
 /// A short sound: a move (`move`), or the game's end (`end`). Made with the Web Audio API, so

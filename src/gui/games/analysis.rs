@@ -134,15 +134,8 @@ fn read_info(line: &str, analysis: &mut Analysis, variant: &str) {
         .and_then(|i| Some(format!("{} {}", words.get(i + 1)?, words.get(i + 2)?)));
     let depth = number("depth").and_then(|d| u32::try_from(d).ok());
     let k = number("multipv").map_or(1, |k| k as usize).clamp(1, MAX_LINES);
-    let mut pv: Vec<String> = Vec::new();
-    for mv in &words[pv_at + 1..] {
-        let mut next = pv.clone();
-        next.push(mv.to_string());
-        if view(variant, Some(&analysis.fen), &next).is_err() {
-            break;
-        }
-        pv = next;
-    }
+    let moves: Vec<String> = words[pv_at + 1..].iter().map(|w| w.to_string()).collect();
+    let pv = legal_prefix(variant, &analysis.fen, moves);
     if k == 1 {
         analysis.depth = depth.or(analysis.depth);
         analysis.score = score.clone().or(analysis.score.take());
@@ -157,5 +150,51 @@ fn read_info(line: &str, analysis: &mut Analysis, variant: &str) {
     analysis.lines.sort_by_key(|l| l.multipv);
 }
 
+/// The longest start of `moves` that is legal from `fen`. A line legal up to its K-th move is
+/// legal up to every earlier one, so a binary search finds where it breaks in a few replays
+/// (replaying every start in turn would cost the square of a long line's length).
+fn legal_prefix(variant: &str, fen: &str, mut moves: Vec<String>) -> Vec<String> {
+    let legal = |n: usize| view(variant, Some(fen), &moves[..n]).is_ok();
+    let (mut good, mut bad) = (0, moves.len() + 1); // legal(good) holds; legal(bad) does not
+    if legal(moves.len()) {
+        return moves;
+    }
+    bad -= 1;
+    while bad - good > 1 {
+        let middle = (good + bad) / 2;
+        if legal(middle) { good = middle } else { bad = middle }
+    }
+    moves.truncate(good);
+    moves
+}
+
 /// The most lines an analysis shows.
 pub const MAX_LINES: usize = 5;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An engine's line is kept up to its first move the rules reject, wherever that is.
+    #[test]
+    fn a_line_is_cut_at_its_first_illegal_move() {
+        let fen = crate::gui::view::start_fen("impasse", 2, None).unwrap();
+        let legal = view("impasse", Some(&fen), &[]).unwrap().legal;
+        let first = legal[0].clone();
+        let after = view("impasse", Some(&fen), std::slice::from_ref(&first)).unwrap().legal;
+        let reply = after[0].clone();
+        let line = |moves: &[&str]| moves.iter().map(|m| m.to_string()).collect::<Vec<_>>();
+        for (moves, kept) in [
+            (line(&[&first, &reply]), 2),
+            (line(&[&first, "zz9", &reply]), 1),
+            (line(&[&first, &reply, &first]), 2), // the same move twice is not a move of the other side
+            (line(&["zz9", &first]), 0),
+            (line(&[]), 0),
+        ] {
+            let mut analysis = Analysis { fen: fen.clone(), ..Analysis::default() };
+            read_info(&format!("info depth 3 score cp 5 pv {}", moves.join(" ")), &mut analysis, "impasse");
+            assert_eq!(analysis.pv, moves[..kept].to_vec(), "{moves:?}");
+            assert_eq!(analysis.lines.len(), 1);
+        }
+    }
+}
