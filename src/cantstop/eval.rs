@@ -13,9 +13,10 @@
 //! every player before him in the order needs more than `n`, and every player after him more
 //! than `n - 1`.
 //!
-//! **Why this and not more.** The published optimum for one player (Glenn, Fang and Kruskal's
-//! retrograde approximation of solitaire Can't Stop, 2007-2008) solves every column state, far
-//! more than an engine can ship or compute at start-up. The model keeps the two facts that
+//! **Why this and not more.** No optimum is published for the full board, even for one player:
+//! Glenn, Fang and Kruskal's retrograde approximation (2007-2008) solved smaller versions of
+//! solitaire Can't Stop only, and the full game's column states are far more than an engine
+//! could ship or compute at start-up. The model keeps the two facts that
 //! decide most of the game: a space in column 2 is worth far more turns than one in 7 (the
 //! exact sum probabilities), and a race is decided by the slowest of one's three columns and
 //! by who moves first. Everything within a turn (which pairing, when to stop, the chance of
