@@ -80,12 +80,14 @@ pub fn run(args: &CalibrateArgs) -> Result<(), String> {
         Some(path) => path.clone(),
         None => std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?,
     };
+    let from_file;
     let levels_text: &str = match &args.levels {
         Some(path) => {
             let text =
                 std::fs::read_to_string(path).map_err(|e| format!("--levels {}: {e}", path.display()))?;
             levels::rows(&text).map_err(|e| format!("--levels {}: {e}", path.display()))?;
-            Box::leak(text.into_boxed_str())
+            from_file = text;
+            &from_file
         }
         None => info.levels,
     };

@@ -155,11 +155,10 @@ fn read_info(line: &str, analysis: &mut Analysis, variant: &str) {
 /// (replaying every start in turn would cost the square of a long line's length).
 fn legal_prefix(variant: &str, fen: &str, mut moves: Vec<String>) -> Vec<String> {
     let legal = |n: usize| view(variant, Some(fen), &moves[..n]).is_ok();
-    let (mut good, mut bad) = (0, moves.len() + 1); // legal(good) holds; legal(bad) does not
     if legal(moves.len()) {
         return moves;
     }
-    bad -= 1;
+    let (mut good, mut bad) = (0, moves.len()); // legal(good) holds; legal(bad) does not
     while bad - good > 1 {
         let middle = (good + bad) / 2;
         if legal(middle) { good = middle } else { bad = middle }
