@@ -99,6 +99,13 @@ pub fn table(compiled: &'static str) -> &'static str {
     OVERRIDE.get_or_init(read_override).unwrap_or(compiled)
 }
 
+/// The levels file `variant` plays: its compiled-in one, unless [`OVERRIDE_VAR`] names another
+/// ([`table`]). Every reader of a variant's levels goes through here, so that the override
+/// holds everywhere.
+pub fn played(variant: &crate::variants::VariantInfo) -> &'static str {
+    table(variant.levels)
+}
+
 /// The levels file [`OVERRIDE_VAR`] names, kept for the program's life; `None` when unset or
 /// unusable (with a one-line message).
 fn read_override() -> Option<&'static str> {

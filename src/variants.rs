@@ -42,15 +42,6 @@ pub struct VariantInfo {
     pub family: Family,
 }
 
-impl VariantInfo {
-    /// The levels file this variant plays: its compiled-in [`VariantInfo::levels`], unless
-    /// `STEERE_LEVELS` names another ([`crate::levels::table`]). Every reader of the levels
-    /// goes through here, so that the override holds everywhere.
-    pub fn levels_played(&self) -> &'static str {
-        crate::levels::table(self.levels)
-    }
-}
-
 /// The variant of the commands when none is named.
 pub const DEFAULT_VARIANT: &str = "impasse";
 

@@ -235,7 +235,8 @@ fn setup(games: &Games) -> serde_json::Value {
         .filter_map(|v| {
             let caps = view::capabilities(v.name).ok()?;
             // The measured Elo of each level (docs/levels.md), weakest first.
-            let elos: Vec<i32> = crate::levels::elo_table(v.levels_played()).iter().map(|e| e.1).collect();
+            let elos: Vec<i32> =
+                crate::levels::elo_table(crate::levels::played(v)).iter().map(|e| e.1).collect();
             let mut entry = json!({
                 "name": v.name, "summary": v.summary, "family": "board", "start": caps.start, "levels": elos,
             });

@@ -190,7 +190,7 @@ fn ponder_move_shown(common: &Common) -> bool {
 /// The board game parameters of the level the options ask for; `None` at full strength.
 fn level(common: &Common) -> Option<levels::BoardLevel> {
     let info = crate::variants::find(common.options.variant).ok()?;
-    common.options.level(info).and_then(|level| levels::board(info.levels_played(), level))
+    common.options.level(info).and_then(|level| levels::board(levels::played(info), level))
 }
 
 /// The answer of a fixed player, when the `Strategy` option names one: `random` plays a legal

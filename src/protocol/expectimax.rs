@@ -76,7 +76,7 @@ impl<G: ChanceRules> SearchSide<G> for DiceSide {
         }
         let budget = budget(common, &pos, params);
         let info = crate::variants::find(common.options.variant).ok();
-        let level = info.and_then(|info| levels::dice(info.levels_played(), common.options.level(info)?));
+        let level = info.and_then(|info| levels::dice(levels::played(info), common.options.level(info)?));
         // A weakened level looks fewer rolls ahead, and misjudges its decisions' values.
         let depth = match (params.depth, level) {
             (Some(d), Some(l)) => Some(d.min(l.depth)),

@@ -240,7 +240,7 @@ impl Options {
     /// `UCI_LimitStrength` is on, else `Skill Level`'s.
     pub fn level(&self, variant: &crate::variants::VariantInfo) -> Option<u32> {
         let level = if self.limit_strength {
-            levels::level_for_elo(&levels::elo_table(variant.levels_played()), self.elo as i32)
+            levels::level_for_elo(&levels::elo_table(levels::played(variant)), self.elo as i32)
         } else {
             self.skill_level
         };
