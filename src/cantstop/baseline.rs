@@ -77,7 +77,8 @@ fn decide(
     match pos.phase() {
         Phase::Roll => None,
         Phase::Choose(dice) => Some(Event::Choose(choose(pos, &pos.choices(dice)))),
-        Phase::Decide => Some(if stops(pos) { Event::Stop } else { Event::Continue }),
+        // Under variant B a stop may be refused: the player rolls on.
+        Phase::Decide => Some(if stops(pos) && pos.may_stop() { Event::Stop } else { Event::Continue }),
     }
 }
 
@@ -125,7 +126,7 @@ fn turn_count(pos: &Position) -> u32 {
 fn wins_by_stopping(pos: &Position) -> bool {
     let mover = pos.to_move();
     let newly = (0..COLUMNS).filter(|&c| pos.neutral(c) == HEIGHTS[c]).count() as u32;
-    pos.won_count(mover) + newly >= 3
+    pos.won_count(mover) + newly >= pos.columns_to_win()
 }
 
 #[cfg(test)]

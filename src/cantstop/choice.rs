@@ -85,8 +85,7 @@ fn pairing_results(pos: &Position, placed: usize, s: u8, t: u8) -> [Option<Choic
         }
         // The second advance is lost when the first reaches the top.
         let c = board::index(s);
-        let first = if pos.neutral(c) != 0 { pos.neutral(c) + 1 } else { pos.marker(pos.to_move(), c) + 1 };
-        let choice = if first < HEIGHTS[c] { Choice::two(s, s) } else { Choice::one(s) };
+        let choice = if pos.landing(c) < HEIGHTS[c] { Choice::two(s, s) } else { Choice::one(s) };
         return [Some(choice), None];
     }
     let (use_s, use_t) = (usable(pos, placed, s), usable(pos, placed, t));

@@ -24,7 +24,7 @@
 //! the solitaire study and by matches against the Rule of 28 (see docs/rules/cantstop.md).
 
 use super::Position;
-use super::board::{COLUMNS, COLUMNS_TO_WIN, HEIGHTS};
+use super::board::{COLUMNS, HEIGHTS};
 use super::odds::hit_outcomes;
 
 /// Spaces gained per turn in a column, per unit of the chance that a roll makes its sum. The
@@ -86,7 +86,7 @@ fn win_chance(pos: &Position, player: usize) -> f64 {
 /// For n = 0..HORIZON, the chance that `player` has finished within n of his turns.
 fn finish_distribution(pos: &Position, player: usize) -> [f64; HORIZON] {
     let mut finished = [0.0; HORIZON];
-    let need = COLUMNS_TO_WIN.saturating_sub(pos.won_count(player)) as usize;
+    let need = pos.columns_to_win().saturating_sub(pos.won_count(player)) as usize;
     let mut means: Vec<f64> = (0..COLUMNS)
         .filter(|&c| pos.closed_columns() & (1 << c) == 0)
         .map(|c| f64::from(HEIGHTS[c] - pos.marker(player, c)) / (SPEED * sum_chances()[c]))

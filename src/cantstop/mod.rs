@@ -21,12 +21,14 @@ pub mod eval;
 pub mod game;
 pub mod notation;
 pub mod odds;
+pub mod options;
 
 pub use choice::{Choice, ChoiceSet};
 pub use dice::Dice;
 pub use notation::{EventError, FenError};
+pub use options::{Options, Variant};
 
-use board::{COLUMNS, COLUMNS_TO_WIN, HEIGHTS, MAX_PLAYERS};
+use board::{COLUMNS, HEIGHTS, MAX_PLAYERS};
 
 /// What comes next in a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -69,12 +71,22 @@ pub struct Position {
     closed: u16,
     /// The winner (0-based), derived from `markers`.
     winner: Option<u8>,
+    /// The rule options the game is played under.
+    options: Options,
 }
 
 impl Position {
-    /// The start of a game of `players` players (1 to 4): no marker, player 1 to roll.
+    /// The start of a game of `players` players (1 to 4) of the base game: no marker, player 1
+    /// to roll.
     pub fn start(players: usize) -> Position {
+        Position::start_with(players, Options::BASE)
+    }
+
+    /// The start of a game of `players` players (1 to 4) under `options`, which the caller has
+    /// checked are offered for that many ([`Options::new`]).
+    pub fn start_with(players: usize, options: Options) -> Position {
         assert!((1..=MAX_PLAYERS).contains(&players), "1 to 4 players");
+        debug_assert!(options.for_players(players).is_ok(), "{options} for {players} players");
         Position {
             players: players as u8,
             to_move: 0,
@@ -83,6 +95,7 @@ impl Position {
             phase: Phase::Roll,
             closed: 0,
             winner: None,
+            options,
         }
     }
 
@@ -93,6 +106,7 @@ impl Position {
         markers: [[u8; COLUMNS]; MAX_PLAYERS],
         neutral: [u8; COLUMNS],
         phase: Phase,
+        options: Options,
     ) -> Position {
         let mut pos = Position {
             players: players as u8,
@@ -102,6 +116,7 @@ impl Position {
             phase,
             closed: 0,
             winner: None,
+            options,
         };
         pos.update_won();
         pos
@@ -110,7 +125,18 @@ impl Position {
     /// Recomputes the closed columns and the winner from the markers.
     fn update_won(&mut self) {
         self.closed = (0..self.players()).fold(0, |closed, p| closed | self.won_columns(p));
-        self.winner = (0..self.players()).find(|&p| self.won_count(p) >= COLUMNS_TO_WIN).map(|p| p as u8);
+        self.winner =
+            (0..self.players()).find(|&p| self.won_count(p) >= self.columns_to_win()).map(|p| p as u8);
+    }
+
+    /// The rule options the game is played under.
+    pub fn options(&self) -> Options {
+        self.options
+    }
+
+    /// The columns a player must win to win the game.
+    pub fn columns_to_win(&self) -> u32 {
+        u32::from(self.options.columns_to_win())
     }
 
     /// The number of players.
@@ -188,8 +214,40 @@ impl Position {
         match self.phase {
             Phase::Roll => dice::all_rolls().iter().map(|&d| Event::Roll(d)).collect(),
             Phase::Choose(dice) => self.choices(dice).iter().map(|&c| Event::Choose(c)).collect(),
-            Phase::Decide => vec![Event::Continue, Event::Stop],
+            Phase::Decide if self.may_stop() => vec![Event::Continue, Event::Stop],
+            Phase::Decide => vec![Event::Continue],
         }
+    }
+
+    /// Whether the player to move may stop: always, but under variant B (must roll) not while
+    /// a neutral marker stands on another player's coloured marker.
+    pub fn may_stop(&self) -> bool {
+        self.options.variant() != Variant::MustRoll
+            || (0..COLUMNS).all(|c| self.neutral[c] == 0 || !self.others_marker_on(c, self.neutral[c]))
+    }
+
+    /// Whether a player other than the one to move has his coloured marker on `space` of the
+    /// column of index `column`.
+    fn others_marker_on(&self, column: usize, space: u8) -> bool {
+        (0..self.players()).any(|p| p != self.to_move() && self.markers[p][column] == space)
+    }
+
+    /// The space a neutral marker moving up in the column of index `column` lands on: the next
+    /// one, or under variant A (skip) the next that holds no other player's coloured marker (the
+    /// top of an open column holds none, so it always lands).
+    pub fn landing(&self, column: usize) -> u8 {
+        let from = if self.neutral[column] != 0 {
+            self.neutral[column]
+        } else {
+            self.markers[self.to_move()][column]
+        };
+        let mut space = from + 1;
+        if self.options.variant() == Variant::Skip {
+            while space < HEIGHTS[column] && self.others_marker_on(column, space) {
+                space += 1;
+            }
+        }
+        space
     }
 
     /// Whether `event` is legal here.
@@ -198,7 +256,8 @@ impl Position {
             return false;
         }
         match (self.phase, event) {
-            (Phase::Roll, Event::Roll(_)) | (Phase::Decide, Event::Continue | Event::Stop) => true,
+            (Phase::Roll, Event::Roll(_)) | (Phase::Decide, Event::Continue) => true,
+            (Phase::Decide, Event::Stop) => self.may_stop(),
             (Phase::Choose(dice), Event::Choose(choice)) => self.choices(dice).contains(&choice),
             _ => false,
         }
@@ -230,13 +289,9 @@ impl Position {
     }
 
     /// Advances in the column of index `column`: moves its neutral marker up, or places one
-    /// just above the mover's coloured marker.
+    /// above the mover's coloured marker, on the space [`Position::landing`] names.
     fn advance(&mut self, column: usize) {
-        self.neutral[column] = if self.neutral[column] != 0 {
-            self.neutral[column] + 1
-        } else {
-            self.markers[self.to_move()][column] + 1
-        };
+        self.neutral[column] = self.landing(column);
     }
 
     /// A bust: the neutral markers come off and the turn passes.

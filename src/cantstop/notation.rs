@@ -5,14 +5,14 @@
 //! events `r1546` (a roll), `6.10` (a choice), `roll` and `stop`.
 
 use super::board::{self, COLUMNS, HEIGHTS, MAX_PLAYERS, NEUTRAL_MARKERS};
-use super::{Choice, Dice, Event, Phase, Position};
+use super::{Choice, Dice, Event, Options, Phase, Position, Variant};
 use std::fmt;
 
 /// Why a FEN was rejected: the number of the rule of the contract's "Rejected positions" it
-/// breaks (1 to 9) and what exactly is wrong.
+/// breaks (1 to 9; 10 for the rules of the options in force) and what exactly is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FenError {
-    /// The rule broken, 1 to 9.
+    /// The rule broken, 1 to 10 (10: the options' rules).
     pub rule: u8,
     /// What is wrong, in words.
     pub message: String,
@@ -61,9 +61,17 @@ fn space_char(space: u8) -> char {
 }
 
 impl Position {
-    /// Reads a FEN, rejecting every position no game can reach (the contract's nine rules).
-    /// Dice and neutral markers may come in any order.
+    /// Reads a FEN of the base game, rejecting every position no game can reach (the
+    /// contract's nine rules). Dice and neutral markers may come in any order.
     pub fn parse_fen(text: &str) -> Result<Position, FenError> {
+        Position::parse_fen_with(text, Options::BASE)
+    }
+
+    /// Reads a FEN of a game played under `options`, checked under them: the nine rules with
+    /// their number of columns to win, and the options' own (rule 10: the options are offered
+    /// for this many players; under a variant, coloured markers of two players never share a
+    /// space; under skip, no neutral marker stands on another player's coloured marker).
+    pub fn parse_fen_with(text: &str, options: Options) -> Result<Position, FenError> {
         let fields: Vec<&str> = text.split_whitespace().collect();
         if fields.len() != 5 {
             return reject(
@@ -89,8 +97,10 @@ impl Position {
         };
         let phase = parse_phase(fields[4])?;
         let neutral = parse_neutral(fields[2], &markers, to_move, players)?;
-        let pos = Position::from_parts(players, to_move, markers, neutral, phase);
+        let options = options.for_players(players).or_else(|e| reject(10, e))?;
+        let pos = Position::from_parts(players, to_move, markers, neutral, phase, options);
         check_consistency(&pos)?;
+        check_options(&pos)?;
         Ok(pos)
     }
 
@@ -130,7 +140,10 @@ impl Position {
                     let events: Vec<String> = self.legal_events().iter().map(|e| event_text(*e)).collect();
                     format!("one of the choices {}", events.join(" "))
                 }
-                Phase::Decide => "roll or stop".to_string(),
+                Phase::Decide if self.may_stop() => "roll or stop".to_string(),
+                Phase::Decide => {
+                    "roll (variant mustroll: a neutral marker stands on another player's marker)".to_string()
+                }
             };
             Err(EventError::Illegal(format!("{} is not legal here: expected {expected}", quoted(text))))
         }
@@ -340,15 +353,17 @@ fn check_consistency(pos: &Position) -> Result<(), FenError> {
         }
         _ => {}
     }
-    let winners: Vec<usize> = (0..pos.players()).filter(|&p| pos.won_count(p) >= 3).collect();
+    // A game ends when a player has won W columns; his last stop can win at most three more.
+    let (wins, most) = (pos.columns_to_win(), pos.columns_to_win() + 2);
+    let winners: Vec<usize> = (0..pos.players()).filter(|&p| pos.won_count(p) >= wins).collect();
     if winners.len() > 1 {
         return reject(
             8,
-            format!("players {} and {} have each won 3 columns or more", winners[0] + 1, winners[1] + 1),
+            format!("players {} and {} have each won {wins} columns or more", winners[0] + 1, winners[1] + 1),
         );
     }
-    if let Some(p) = (0..pos.players()).find(|&p| pos.won_count(p) > 5) {
-        return reject(8, format!("player {} has won {} columns, more than 5", p + 1, pos.won_count(p)));
+    if let Some(p) = (0..pos.players()).find(|&p| pos.won_count(p) > most) {
+        return reject(8, format!("player {} has won {} columns, more than {most}", p + 1, pos.won_count(p)));
     }
     if let Some(&winner) = winners.first() {
         let next = pos.next_player(winner);
@@ -359,6 +374,49 @@ fn check_consistency(pos: &Position) -> Result<(), FenError> {
                     "player {} has won: the game is over, so player {} must be to roll (phase r) with no neutral marker",
                     winner + 1,
                     next + 1
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Rule 10, the variants' own: under either, coloured markers of two players never share a
+/// space (a stop never banks a neutral marker on another player's); under skip, no neutral
+/// marker stands on another player's coloured marker either.
+fn check_options(pos: &Position) -> Result<(), FenError> {
+    let variant = pos.options().variant();
+    if variant == Variant::None {
+        return Ok(());
+    }
+    for c in 0..COLUMNS {
+        for p in 0..pos.players() {
+            let space = pos.marker(p, c);
+            if let Some(q) = (p + 1..pos.players()).find(|&q| space != 0 && pos.marker(q, c) == space) {
+                return reject(
+                    10,
+                    format!(
+                        "players {} and {} share space {space} of column {} (never under variant {})",
+                        p + 1,
+                        q + 1,
+                        board::name(c),
+                        variant.name()
+                    ),
+                );
+            }
+        }
+        let space = pos.neutral(c);
+        let mover = pos.to_move();
+        if variant == Variant::Skip
+            && space != 0
+            && let Some(p) = (0..pos.players()).find(|&p| p != mover && pos.marker(p, c) == space)
+        {
+            return reject(
+                10,
+                format!(
+                    "the neutral marker {}:{space} stands on player {}'s marker (never under variant skip)",
+                    board::name(c),
+                    p + 1
                 ),
             );
         }

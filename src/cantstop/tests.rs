@@ -209,3 +209,35 @@ fn errors_repeat_bad_input_briefly() {
     let error = start.parse_event(&long).unwrap_err().to_string();
     assert!(error.len() < 200, "{}", &error[..200]);
 }
+
+/// The options of the contract's "Optional variants", on positions worked out by hand.
+#[test]
+fn the_options_change_landing_stopping_and_winning() {
+    let skip = Options::new(2, 3, Variant::Skip).unwrap();
+    // Player 2 has 7 on space 1 and 2: player 1's marker placed in 7 skips to space 3.
+    let p = Position::parse_fen_with("p2 00000000000/00000000000 - 1 r", skip).unwrap();
+    assert_eq!(p.landing(5), 1);
+    let q = Position::parse_fen_with("p2 00000000000/00000100000 - 1 c1166", skip).unwrap();
+    assert_eq!(q.landing(5), 2);
+    let after = q.play(Event::Choose(Choice::two(7, 7)));
+    assert_eq!(after.fen(), "p2 00000000000/00000100000 7:3 1 s");
+    // Under must roll, a neutral marker on player 2's marker forbids the stop.
+    let must = Options::new(2, 3, Variant::MustRoll).unwrap();
+    let r = Position::parse_fen_with("p2 00000000000/00000100000 7:1 1 s", must).unwrap();
+    assert_eq!(r.legal_events(), vec![Event::Continue]);
+    assert!(Position::parse_fen_with("p2 00000000000/00000100000 7:1 1 s", skip).is_err());
+    // Four columns to win: three won columns do not end the game.
+    let four = Options::new(2, 4, Variant::None).unwrap();
+    let s = Position::parse_fen_with("p2 35700000000/00000000000 - 2 r", four).unwrap();
+    assert_eq!(s.winner(), None);
+    assert_eq!(Position::parse_fen("p2 35700000000/00000000000 - 2 r").unwrap().winner(), Some(0));
+    assert_eq!(
+        Position::parse_fen_with(
+            "p3 00000000000/00000000000/00000000000 - 1 r",
+            Options::new(2, 5, Variant::None).unwrap()
+        )
+        .unwrap_err()
+        .rule,
+        10
+    );
+}
