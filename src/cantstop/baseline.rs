@@ -51,8 +51,11 @@ pub fn random(pos: &Position, seed: u64) -> Option<Event> {
         return None;
     }
     let events = pos.legal_events();
+    // The state's fields only, not the options: the same seed keeps the same games whatever
+    // rules a position carries (and the draws of earlier runs stay the same).
+    use std::hash::Hash;
     let mut hasher = rustc_hash::FxHasher::default();
-    std::hash::Hash::hash(pos, &mut hasher);
+    (pos.players, pos.to_move, pos.markers, pos.neutral, pos.phase, pos.closed, pos.winner).hash(&mut hasher);
     let mixed = splitmix(std::hash::Hasher::finish(&hasher) ^ splitmix(seed));
     Some(events[(mixed % events.len() as u64) as usize])
 }
