@@ -11,7 +11,7 @@ use super::Common;
 use super::answer::{Deadline, Reporter};
 use super::command::{Dialect, GoParams};
 use super::options::Change;
-use super::output::{Output, bestmove_line, info_lines};
+use super::output::{Output, bestmove_line, info_line, info_lines};
 use super::played::{DRAWN, PlayedGame};
 use super::side::{Plan, SearchSide};
 use crate::game::{BoardRules, Game, Player, rules};
@@ -32,7 +32,7 @@ pub(super) struct BoardSide<G: BoardRules> {
     /// The searcher, created on first use (so that `uci` allocates nothing); `None` also while
     /// it is lent to the running search.
     searcher: Option<Searcher<G>>,
-    /// The small searcher of the fallback move ([`fallback_move`]), created on first use.
+    /// The small searcher of the fallback move ([`fallback_search`]), created on first use.
     spare: Option<Searcher<G>>,
 }
 
@@ -131,8 +131,7 @@ impl<G: BoardRules> SearchSide<G> for BoardSide<G> {
             skill: level.map(|level| Skill { level, seed: common.options.seed }),
         };
         let spare = self.spare.get_or_insert_with(|| Searcher::new(FALLBACK_HASH_MIB, 1));
-        let fallback_best = fallback_move(spare, &pos, game.hashes_before(), &limits.search_moves);
-        let fallback = bestmove_text(&pos, fallback_best, None, style).0;
+        let fallback = fallback_answer(spare, &pos, game.hashes_before(), &limits.search_moves, style);
         let deadline = Deadline { start: read_at, hard: time::budget(&limits).hard };
         let work = Box::new(move |searcher, control, reporter| {
             board_search(searcher, pos, limits, control, style, reporter)
@@ -386,25 +385,47 @@ pub fn bestmove_text<G: BoardRules>(
     (bestmove_line(best, ponder), warning)
 }
 
-/// The table of the fallback search ([`fallback_move`]): small, so that it costs nothing to keep.
+/// The table of the fallback search ([`fallback_search`]): small, so that it costs nothing to keep.
 pub const FALLBACK_HASH_MIB: usize = 1;
 
 /// The move given if the search offers none before the deadline (its thread was never
 /// scheduled, or the budget is nothing at all, as `movetime` below `MoveOverhead`): the result
 /// of a depth-1 search (with its capture extension) by `spare`, a small searcher of its own, run
-/// on the loop's thread before the answerer starts. It is the move the first iteration of the
-/// real search would give, which the search always completes; it takes microseconds. `None` in
-/// a finished game.
-pub fn fallback_move<G: Game>(
+/// on the loop's thread before the answerer starts, with the `info` line of its one iteration
+/// (`None` in a finished game). It is the move the first iteration of the real search would
+/// give, which the search always completes; it takes microseconds.
+pub fn fallback_search<G: Game>(
     spare: &mut Searcher<G>,
     pos: &G,
     history: Vec<u64>,
     search_moves: &[u16],
-) -> Option<G::Move> {
+) -> (Option<G::Move>, Option<String>) {
     spare.set_history(history);
     // The same root moves as the search (`go searchmoves`): the fallback is its first iteration.
     let limits = Limits { depth: Some(1), search_moves: search_moves.to_vec(), ..Limits::default() };
-    spare.search(pos, &limits, &SearchControl::new(), &mut |_| {}).best_move
+    let mut line = None;
+    let result = spare.search(pos, &limits, &SearchControl::new(), &mut |info| line = Some(info_line(info)));
+    (result.best_move, line)
+}
+
+/// The answer given if the search offers none in time ([`fallback_search`]): the fallback's own
+/// `info` line, then its `bestmove`. The `info` line is there because a GUI takes the score of
+/// a move from the last one before `bestmove` (to judge a draw offer, to show an evaluation):
+/// a `bestmove` with no scored line before it would leave the GUI without one.
+fn fallback_answer<G: BoardRules>(
+    spare: &mut Searcher<G>,
+    pos: &G,
+    history: Vec<u64>,
+    search_moves: &[u16],
+    style: AnswerStyle,
+) -> String {
+    let (best, info) = fallback_search(spare, pos, history, search_moves);
+    let answer = bestmove_text(pos, best, None, style).0;
+    match info {
+        // One text of two lines: the answerer writes it in one piece.
+        Some(info) if best.is_some() => format!("{info}\n{answer}"),
+        _ => answer,
+    }
 }
 
 /// The `debug on` account of where a move's time went, measured from the moment the input
@@ -451,7 +472,7 @@ mod tests {
             assert!(warning.unwrap().contains("illegal move"));
         }
         let mut spare = Searcher::new(FALLBACK_HASH_MIB, 1);
-        let fallback = fallback_move(&mut spare, &pos, Vec::new(), &[]).unwrap();
+        let fallback = fallback_search(&mut spare, &pos, Vec::new(), &[]).0.unwrap();
         let mut searcher = Searcher::new(16, 1);
         let limits = Limits { depth: Some(1), ..Limits::default() };
         let first = searcher.search(&pos, &limits, &SearchControl::new(), &mut |_| {});
@@ -459,8 +480,8 @@ mod tests {
         // With `go searchmoves`, the fallback is one of those moves (found by the fuzz: it was
         // the best move of the whole position).
         for &only in legal.as_ref().iter().filter(|&&m| Some(m) != first.best_move).take(3) {
-            let fallback = fallback_move(&mut spare, &pos, Vec::new(), &[Position::move_code(only)]);
-            assert_eq!(fallback, Some(only));
+            let fallback = fallback_search(&mut spare, &pos, Vec::new(), &[Position::move_code(only)]);
+            assert_eq!(fallback.0, Some(only));
         }
     }
 }
