@@ -17,22 +17,26 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     };
     let result = match command {
-        Command::Perft { variant: VariantArg { ref name }, .. }
-        | Command::Divide { variant: VariantArg { ref name }, .. }
-        | Command::Moves { variant: VariantArg { ref name }, .. } => {
-            let name = name.clone();
-            steere::with_variant!(&name, |variant, _search| step_command(variant, command))
-                .map_err(|e| format!("--variant: {e}"))
-                .flatten()
+        Command::Perft { variant: VariantArg { ref name, ref options }, .. }
+        | Command::Divide { variant: VariantArg { ref name, ref options }, .. }
+        | Command::Moves { variant: VariantArg { ref name, ref options }, .. } => {
+            let (name, options) = (name.clone(), options.clone());
+            steere::with_variant!(&name, |variant, _search| {
+                with_options(variant, &options).and_then(|variant| step_command(variant, command))
+            })
+            .map_err(|e| format!("--variant: {e}"))
+            .flatten()
         }
-        Command::Analyse { variant: VariantArg { ref name }, .. }
-        | Command::Bench { variant: VariantArg { ref name }, .. }
-        | Command::Odds { variant: DiceVariantArg { ref name }, .. }
-        | Command::Solitaire { variant: DiceVariantArg { ref name }, .. } => {
-            let name = name.clone();
-            steere::with_variant!(&name, |variant, search| search_command(variant, search, command))
-                .map_err(|e| format!("--variant: {e}"))
-                .flatten()
+        Command::Analyse { variant: VariantArg { ref name, ref options }, .. }
+        | Command::Bench { variant: VariantArg { ref name, ref options }, .. }
+        | Command::Odds { variant: DiceVariantArg { ref name, ref options }, .. }
+        | Command::Solitaire { variant: DiceVariantArg { ref name, ref options }, .. } => {
+            let (name, options) = (name.clone(), options.clone());
+            steere::with_variant!(&name, |variant, search| {
+                with_options(variant, &options).and_then(|variant| search_command(variant, search, command))
+            })
+            .map_err(|e| format!("--variant: {e}"))
+            .flatten()
         }
         Command::Variants => {
             for info in &variants::VARIANTS {
@@ -74,6 +78,11 @@ fn main() -> ExitCode {
             }
         }
     }
+}
+
+/// `variant` under the `--option NAME=VALUE` settings of the command line.
+fn with_options<G: Rules>(variant: Variant<G>, options: &[String]) -> Result<Variant<G>, String> {
+    variant.with_options(options).map_err(|e| format!("--option: {e}"))
 }
 
 /// A command that walks the steps of one variant's positions (perft, divide, moves): the same

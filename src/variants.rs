@@ -8,7 +8,7 @@
 //! same for a tool that only one family has. Adding a game is adding a line to [`VARIANTS`] and an arm to
 //! [`crate::with_variant`]: nothing else names a game.
 
-use crate::game::{ChanceRules, Rules};
+use crate::game::{ChanceRules, Params, RuleOption, Rules, rules};
 
 /// The two families of games: each has its own search and its own traits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,6 +141,14 @@ impl<G: Rules> Variant<G> {
         self.info.name
     }
 
+    /// The same variant with the rule options `settings` (`NAME=VALUE` texts, as the command
+    /// line gives them) applied in order; the error names the setting that failed.
+    pub fn with_options(self, settings: &[String]) -> Result<Variant<G>, String> {
+        let pairs = settings.iter().map(|text| rules::parse_setting(text)).collect::<Result<Vec<_>, _>>()?;
+        let params = rules::with_settings(self.params, &pairs)?;
+        Ok(Variant { params, ..self })
+    }
+
     /// The start position.
     pub fn start(&self) -> G {
         G::start(self.params)
@@ -264,6 +272,42 @@ pub fn fixed_players() -> Vec<&'static str> {
         }
     }
     names
+}
+
+/// The rule options of every variant, each once, in the registry's order (the protocol
+/// declares them all: `setoption` may come before `UCI_Variant`).
+pub fn rule_options() -> Vec<&'static RuleOption> {
+    fn options_of<G: Rules>(_: Variant<G>) -> &'static [RuleOption] {
+        G::Params::RULE_OPTIONS
+    }
+    let mut options: Vec<&'static RuleOption> = Vec::new();
+    for info in &VARIANTS {
+        for option in crate::with_variant!(info.name, |variant, _search| options_of(variant)).unwrap_or(&[]) {
+            if !options.iter().any(|o| o.name == option.name) {
+                options.push(option);
+            }
+        }
+    }
+    options
+}
+
+/// Whether every variant that has any of the rule option `settings` offers them for `players`
+/// players; the first refusal says why (`4 columns to win is not offered for 4 players`).
+pub fn check_rule_settings(
+    players: usize,
+    settings: &[(&'static RuleOption, &'static str)],
+) -> Result<(), String> {
+    fn check<G: Rules>(
+        variant: Variant<G>,
+        players: usize,
+        settings: &[(&'static RuleOption, &'static str)],
+    ) -> Result<(), String> {
+        rules::params_under::<G>(variant.params, players, settings).map(|_| ())
+    }
+    for info in &VARIANTS {
+        crate::with_variant!(info.name, |variant, _search| check(variant, players, settings))??;
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -270,3 +270,76 @@ fn the_search_runs_beside_the_loop_and_waits_for_stop() {
     assert!(answers.iter().all(|a| legal(a.trim_start_matches("bestmove "))), "{answers:?}");
     engine.finish();
 }
+
+/// The rulebook's options (docs/rules/cantstop.md, "Optional variants") over the protocol:
+/// declared in `uci`, refused where the contract does not offer them (the option is then
+/// unchanged), and changing the rules of every position set after them. The expected positions
+/// are worked by hand from the contract.
+#[test]
+fn rule_options_are_declared_checked_and_change_the_rules() {
+    let _guard = shared();
+    let mut engine = Engine::start(&[]);
+    engine.send("uci");
+    let hello = engine.until("uciok", |l| l == "uciok");
+    for declared in [
+        "option name ColumnsToWin type spin default 3 min 3 max 5",
+        "option name CantStopVariant type combo default none var none var skip var mustroll",
+    ] {
+        assert!(hello.iter().any(|l| l == declared), "{declared}: {hello:?}");
+    }
+    engine.send("setoption name UCI_Variant value cantstop");
+    // Player 2 rolls 1-4-1-4 (5+5 or 2+8) and takes 5+5 beside player 1's marker on space 1 of
+    // column 5: placed on 1 and moved to 2; under skip placed on 2 (1 is held) and moved to 3.
+    let beside = "position fen p2 00010000000/00000000000 - 2 r moves r1414 5.5";
+    for (variant, after) in [("none", "5:2"), ("skip", "5:3")] {
+        engine.send(&format!("setoption name CantStopVariant value {variant}"));
+        engine.send(beside);
+        assert_eq!(engine.query("fen"), format!("p2 00010000000/00000000000 {after} 2 s"), "{variant}");
+    }
+    // Must roll: a neutral marker on player 1's marker (5:3), so player 2 may not stop.
+    engine.send("setoption name CantStopVariant value mustroll");
+    engine.send("position fen p2 00030000000/00000000000 5:3 2 s");
+    assert_eq!((engine.query("islegal stop"), engine.query("islegal roll")), ("false".into(), "true".into()));
+    engine.send("go depth 1");
+    let lines = engine.until("bestmove", |l| l.starts_with("bestmove "));
+    assert_eq!(lines.last().unwrap(), "bestmove roll", "{lines:?}");
+    engine.send("position fen p2 00030000000/00000000000 5:3 2 s moves stop");
+    assert_eq!(engine.sync_errors().len(), 1, "stop refused");
+    // Under skip that position cannot occur at all.
+    engine.send("setoption name CantStopVariant value skip");
+    engine.send("position fen p2 00030000000/00000000000 5:3 2 s");
+    let errors = engine.sync_errors();
+    assert!(errors.len() == 1 && errors[0].contains("skip"), "{errors:?}");
+    // Columns to win: stopping on the top of column 4 with 2 and 3 won wins 3 columns, which
+    // wins the base game and not a game to 4.
+    engine.send("setoption name CantStopVariant value none");
+    let third = "position fen p2 35000000000/00000000000 4:7 1 s moves stop";
+    for (w, result) in [("3", "p1win"), ("4", "none")] {
+        engine.send(&format!("setoption name ColumnsToWin value {w}"));
+        engine.send(third);
+        assert_eq!(engine.query("result"), result, "{w} columns to win");
+    }
+    // Refused combinations leave the option and the position as they were, in one line each.
+    for (bad, says) in [
+        ("setoption name Players value 4", "Players: 4 columns to win is not offered for 4 players"),
+        ("setoption name ColumnsToWin value 6", "not a whole number from 3 to 5"),
+        ("setoption name CantStopVariant value both", "not one of none, skip, mustroll"),
+        (
+            "position fen p4 00000000000/00000000000/00000000000/00000000000 - 1 r",
+            "not offered for 4 players",
+        ),
+    ] {
+        engine.send(bad);
+        let errors = engine.sync_errors();
+        assert!(errors.len() == 1 && errors[0].contains(says), "{bad}: {errors:?}");
+    }
+    assert_eq!(engine.query("fen"), "p2 35700000000/00000000000 - 2 r");
+    engine.send("d");
+    let board = engine.until("Legal", |l| l.starts_with("Legal"));
+    assert!(board.iter().any(|l| l == "Options: ColumnsToWin 4, CantStopVariant none"), "{board:?}");
+    // Three players may play to 4; the start follows Players under the options.
+    engine.send("setoption name Players value 3");
+    engine.send("position startpos");
+    assert_eq!(engine.query("fen"), "p3 00000000000/00000000000/00000000000 - 1 r");
+    engine.finish();
+}

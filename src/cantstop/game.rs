@@ -1,34 +1,81 @@
 //! Can't Stop as the tools' [`Rules`] and the chance-node search's [`ChanceGame`].
 
 use crate::cantstop::dice::{self, Dice, OUTCOMES};
+use crate::cantstop::options::{self, Options};
 use crate::cantstop::{ChoiceSet, Event, EventError, Phase, Position, baseline, eval, notation, odds};
 use crate::game::{ChanceGame, ChanceRules};
-use crate::game::{GameResult, MoveTextError, Node, Params, Rules};
+use crate::game::{GameResult, MoveTextError, Node, Params, RuleOption, Rules};
 
-/// Can't Stop's parameters: the number of players (the place of the rulebook's options, too).
+/// Can't Stop's parameters: the number of players and the rulebook's options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CantStopParams {
     /// 2 to 4 (1 for the solitaire studies, which no FEN writes).
     pub players: usize,
+    /// The columns to win and the variant, offered for `players` ([`Options::new`]).
+    pub options: Options,
 }
 
+/// The option of the columns a player must win.
+pub const COLUMNS_TO_WIN: RuleOption = RuleOption {
+    name: "ColumnsToWin",
+    values: &["3", "4", "5"],
+    spin: true,
+    help: "columns a player must win: 3, or 4 or 5 with two players, 4 with three",
+};
+
+/// The option of the rulebook's variants A (skip) and B (must roll).
+pub const VARIANT: RuleOption = RuleOption {
+    name: "CantStopVariant",
+    values: &["none", "skip", "mustroll"],
+    spin: false,
+    help: "none; skip: a neutral marker skips spaces held by other players; mustroll: no stop while a neutral marker shares a space with another player",
+};
+
 impl Default for CantStopParams {
+    /// Two players, the base game.
     fn default() -> CantStopParams {
-        CantStopParams { players: 2 }
+        CantStopParams::with_options(Options::BASE)
+    }
+}
+
+impl CantStopParams {
+    /// Two players under `options`: the parameters of a variant whose players are still to be
+    /// set.
+    pub const fn with_options(options: Options) -> CantStopParams {
+        CantStopParams { players: 2, options }
     }
 }
 
 impl Params for CantStopParams {
+    const RULE_OPTIONS: &'static [RuleOption] = &[COLUMNS_TO_WIN, VARIANT];
+
     fn players(&self) -> usize {
         self.players
     }
 
     fn with_players(self, players: usize) -> Result<CantStopParams, String> {
-        if <Position as Rules>::PLAYERS.contains(&players) {
-            Ok(CantStopParams { players })
-        } else {
-            Err(format!("Can't Stop has 2 to 4 players, not {players}"))
+        if !<Position as Rules>::PLAYERS.contains(&players) {
+            return Err(format!("Can't Stop has 2 to 4 players, not {players}"));
         }
+        Ok(CantStopParams { players, options: self.options.for_players(players)? })
+    }
+
+    fn with_option(self, option: &'static RuleOption, value: &'static str) -> Result<CantStopParams, String> {
+        let (mut w, mut variant) = (self.options.columns_to_win(), self.options.variant());
+        if *option == COLUMNS_TO_WIN {
+            w = value.parse().map_err(|_| format!("ColumnsToWin: '{value}' is not a number"))?;
+        } else if *option == VARIANT {
+            variant = options::Variant::parse(value)?;
+        } else {
+            return Err(format!("Can't Stop has no option {}", option.name));
+        }
+        let options = Options::new(self.players, w, variant).map_err(|e| format!("{}: {e}", option.name))?;
+        Ok(CantStopParams { options, ..self })
+    }
+
+    fn option_values(&self) -> Vec<(&'static str, &'static str)> {
+        let w = usize::from(self.options.columns_to_win() - options::BASE_COLUMNS_TO_WIN);
+        vec![(COLUMNS_TO_WIN.name, COLUMNS_TO_WIN.values[w]), (VARIANT.name, self.options.variant().name())]
     }
 }
 
@@ -43,11 +90,13 @@ impl Rules for Position {
     const EVAL_UNIT: &'static str = "chances of winning";
 
     fn start(params: CantStopParams) -> Position {
-        Position::start(params.players)
+        Position::start_with(params.players, params.options)
     }
 
-    fn parse_fen(_: CantStopParams, text: &str) -> Result<Position, String> {
-        Position::parse_fen(text).map_err(|e| e.to_string())
+    /// The FEN says the players; the options in force are the parameters' (checked for that
+    /// many players: rule 10).
+    fn parse_fen(params: CantStopParams, text: &str) -> Result<Position, String> {
+        Position::parse_fen_with(text, params.options).map_err(|e| e.to_string())
     }
 
     fn fen(&self) -> String {
@@ -55,7 +104,7 @@ impl Rules for Position {
     }
 
     fn params(&self) -> CantStopParams {
-        CantStopParams { players: Position::players(self) }
+        CantStopParams { players: Position::players(self), options: self.options() }
     }
 
     fn players(&self) -> usize {
@@ -159,8 +208,8 @@ impl ChanceGame for Position {
 }
 
 impl ChanceRules for Position {
-    fn solitaire() -> Option<Position> {
-        Some(Position::start(1))
+    fn solitaire(params: CantStopParams) -> Option<Position> {
+        Some(Position::start_with(1, params.options))
     }
 
     fn odds(&self) -> Vec<String> {

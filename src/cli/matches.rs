@@ -16,6 +16,11 @@ pub struct MatchArgs {
     /// the default, and the rules that referee every move.
     #[arg(long, default_value = variants::DEFAULT_VARIANT)]
     pub variant: String,
+    /// A rule option of the game, NAME=VALUE (repeatable; Can't Stop: ColumnsToWin=3..5,
+    /// CantStopVariant=none|skip|mustroll): the referee's rules, sent to every engine as
+    /// `setoption` after UCI_Variant and Players, and written in every record.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub option: Vec<String>,
     /// The first engine: its command and KEY=VALUE settings (see below). Its results are the
     /// ones reported (score, Elo, SPRT are engine1 relative to engine2).
     #[arg(long, required = true, num_args = 1.., value_name = "CMD|KEY=VALUE")]

@@ -303,6 +303,10 @@ pub struct VariantArg {
     /// The game (`steere variants` lists them).
     #[arg(long = "variant", default_value = variants::DEFAULT_VARIANT)]
     pub name: String,
+    /// A rule option of the game, NAME=VALUE (repeatable; Can't Stop: ColumnsToWin=3..5,
+    /// CantStopVariant=none|skip|mustroll). Positions are checked under the options in force.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
 }
 
 /// The game of a command for dice games only (odds, solitaire): Can't Stop unless told.
@@ -311,4 +315,8 @@ pub struct DiceVariantArg {
     /// The dice game (`steere variants` lists the games).
     #[arg(long = "variant", default_value = variants::DEFAULT_DICE_VARIANT)]
     pub name: String,
+    /// A rule option of the game, NAME=VALUE (repeatable; Can't Stop: ColumnsToWin=3..5,
+    /// CantStopVariant=none|skip|mustroll). Positions are checked under the options in force.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
 }

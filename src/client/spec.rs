@@ -188,6 +188,19 @@ impl EngineSpec {
         self.options.insert(0, ("UCI_Variant".to_string(), variant.to_string()));
     }
 
+    /// Tells the engine the rule options of `params` that are not their defaults, after the
+    /// variant and the number of players (set those first: an engine checks an option against
+    /// the players it seats), replacing any `option.NAME` given for them. Defaults are not sent,
+    /// so that an engine which offers no options still plays the base game.
+    pub fn set_rule_options<P: crate::game::Params>(&mut self, params: &P) {
+        for (option, (name, value)) in P::RULE_OPTIONS.iter().zip(params.option_values()) {
+            self.options.retain(|(n, _)| !option.is_named(n));
+            if value != option.default_value() {
+                self.options.push((name.to_string(), value.to_string()));
+            }
+        }
+    }
+
     /// The settings as one line, for records: `tc=10+0.1 option.Hash=16`.
     pub fn settings_text(&self) -> String {
         let mut text = self.control.to_string();

@@ -27,8 +27,9 @@ pub trait ChanceGame: Rules {
 /// What the dice tools need of a chance game beyond [`Rules`] and [`ChanceGame`]: its
 /// solitaire form, its odds and its fixed players.
 pub trait ChanceRules: ChanceGame {
-    /// The one-player start, if the game has a solitaire form (for studies of strategies).
-    fn solitaire() -> Option<Self>;
+    /// The one-player start under `params`' rule options (its players aside), if the game has
+    /// a solitaire form (for studies of strategies).
+    fn solitaire(params: Self::Params) -> Option<Self>;
     /// The lines of `steere odds`: the exact chances of the next chance event and what each
     /// decision of the player to move leads to.
     fn odds(&self) -> Vec<String>;

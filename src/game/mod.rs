@@ -24,7 +24,7 @@ pub mod rules;
 
 pub use chance::{ChanceGame, ChanceRules};
 pub use history::GameHistory;
-pub use rules::{GameResult, MoveTextError, Node, Params, Player, Rules};
+pub use rules::{GameResult, MoveTextError, Node, Params, Player, RuleOption, Rules};
 
 use std::fmt::{Debug, Display};
 

@@ -129,10 +129,145 @@ impl std::error::Error for MoveTextError {}
 /// the rule options. A game with a single form uses `()`; the default is the game's standard
 /// form (Dipole on 8x8, Can't Stop for two).
 pub trait Params: Copy + Eq + Debug + Default + Send + Sync + 'static {
+    /// The rule options of the game (the rulebook's variants), each once; none for most games.
+    const RULE_OPTIONS: &'static [RuleOption] = &[];
+
     /// The number of players these parameters seat.
     fn players(&self) -> usize;
-    /// The same parameters for `players` players, or why the game cannot seat that many.
+    /// The same parameters for `players` players, or why the game cannot seat that many (with
+    /// the rule options in force).
     fn with_players(self, players: usize) -> Result<Self, String>;
+    /// The same parameters with the rule option `option` (one of [`Params::RULE_OPTIONS`]) set
+    /// to `value` (one of its values), or why the rules do not offer that combination.
+    fn with_option(self, option: &'static RuleOption, value: &'static str) -> Result<Self, String> {
+        let _ = value;
+        Err(format!("this game has no option {}", option.name))
+    }
+    /// The value of every rule option, in the order of [`Params::RULE_OPTIONS`].
+    fn option_values(&self) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+}
+
+/// A rule option of a game: a variant of its rules that an engine offers and a player chooses
+/// before the game (Can't Stop's columns to win). One declaration serves the protocol
+/// (`setoption name NAME value VALUE`, declared in `uci`), the command line (`--option
+/// NAME=VALUE`), the match runner's records and the GUI's new-game form.
+#[derive(Debug, PartialEq, Eq)]
+pub struct RuleOption {
+    /// The name, as the protocol and the records spell it (`ColumnsToWin`).
+    pub name: &'static str,
+    /// Every value, the default first, as the protocol spells them.
+    pub values: &'static [&'static str],
+    /// True when the values are consecutive whole numbers: declared as a `spin`, else a `combo`.
+    pub spin: bool,
+    /// One line on what the option does (for `--help` texts and the GUI).
+    pub help: &'static str,
+}
+
+impl RuleOption {
+    /// The default value.
+    pub fn default_value(&self) -> &'static str {
+        self.values[0]
+    }
+
+    /// The protocol's `option name ...` line declaring it.
+    pub fn declaration(&self) -> String {
+        if self.spin {
+            let (min, max) = (self.values[0], self.values[self.values.len() - 1]);
+            format!(
+                "option name {} type spin default {} min {min} max {max}",
+                self.name,
+                self.default_value()
+            )
+        } else {
+            format!(
+                "option name {} type combo default {} var {}",
+                self.name,
+                self.default_value(),
+                self.values.join(" var ")
+            )
+        }
+    }
+
+    /// True when `name` names this option: case, spaces and underscores aside (as UCI options
+    /// are matched).
+    pub fn is_named(&self, name: &str) -> bool {
+        let key = |text: &str| -> String {
+            text.chars().filter(|c| *c != ' ' && *c != '_').flat_map(char::to_lowercase).collect()
+        };
+        key(self.name) == key(name)
+    }
+
+    /// The value written `text` (any case), or the one-line error that lists the values.
+    pub fn value(&self, text: &str) -> Result<&'static str, String> {
+        let text = text.trim();
+        self.values.iter().copied().find(|v| v.eq_ignore_ascii_case(text)).ok_or_else(|| {
+            if self.spin {
+                let (min, max) = (self.values[0], self.values[self.values.len() - 1]);
+                format!("{}: value '{text}' is not a whole number from {min} to {max}", self.name)
+            } else {
+                format!("{}: value '{text}' is not one of {}", self.name, self.values.join(", "))
+            }
+        })
+    }
+
+    /// `NAME VALUES` for a list of options: `ColumnsToWin 3..5` or `CantStopVariant none|skip`.
+    pub fn summary(&self) -> String {
+        if self.spin {
+            format!("{} {}..{}", self.name, self.values[0], self.values[self.values.len() - 1])
+        } else {
+            format!("{} {}", self.name, self.values.join("|"))
+        }
+    }
+}
+
+/// The rule option of `P` called `name`, or why there is none (the error lists the game's).
+pub fn rule_option<P: Params>(name: &str) -> Result<&'static RuleOption, String> {
+    P::RULE_OPTIONS.iter().find(|o| o.is_named(name)).ok_or_else(|| {
+        if P::RULE_OPTIONS.is_empty() {
+            format!("unknown option '{}': this game has no rule options", name.trim())
+        } else {
+            let known: Vec<String> = P::RULE_OPTIONS.iter().map(RuleOption::summary).collect();
+            format!("unknown option '{}' (this game's options: {})", name.trim(), known.join(", "))
+        }
+    })
+}
+
+/// `params` with the rule options `settings` (name and value texts, as given) applied in
+/// order, each checked; the first error says which setting failed and why.
+pub fn with_settings<P: Params>(params: P, settings: &[(String, String)]) -> Result<P, String> {
+    settings.iter().try_fold(params, |params, (name, value)| {
+        let option = rule_option::<P>(name)?;
+        params.with_option(option, option.value(value)?)
+    })
+}
+
+/// `base` for `players` players (clamped to what `G` seats) under those of the rule option
+/// `settings` that `G` has (the others are another game's): the options first, since two
+/// players are offered every combination, then the players, which the rules check against
+/// them.
+pub fn params_under<G: Rules>(
+    base: G::Params,
+    players: usize,
+    settings: &[(&'static RuleOption, &'static str)],
+) -> Result<G::Params, String> {
+    let mut params = base;
+    for &(option, value) in settings.iter().filter(|(o, _)| G::Params::RULE_OPTIONS.contains(o)) {
+        params = params.with_option(option, value)?;
+    }
+    let seated = players.clamp(*G::PLAYERS.start(), *G::PLAYERS.end());
+    if seated == params.players() { Ok(params) } else { params.with_players(seated) }
+}
+
+/// A `NAME=VALUE` setting of the command line, split at its first `=`, both sides trimmed.
+pub fn parse_setting(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() && !value.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!("'{text}' is not NAME=VALUE (for example ColumnsToWin=4)")),
+    }
 }
 
 /// The parameters of a two-player game with one form.
@@ -252,10 +387,9 @@ pub trait Rules: Copy + Send + Sync + Debug + Eq + Hash + 'static {
     }
 }
 
-/// The start of game `G` in its standard form for `players` players, or why it has no such
-/// form.
-pub fn start_for_players<G: Rules>(players: usize) -> Result<G, String> {
-    Ok(G::start(G::Params::default().with_players(players)?))
+/// The start of game `G` under `params` for `players` players, or why it has no such form.
+pub fn start_for_players<G: Rules>(params: G::Params, players: usize) -> Result<G, String> {
+    Ok(G::start(params.with_players(players)?))
 }
 
 /// The position `text` of game `G` read with its standard parameters (enough for a game whose

@@ -76,6 +76,7 @@ impl<G: BoardRules> SearchSide<G> for BoardSide<G> {
                 | Change::Ponder(_)
                 | Change::Variant(_)
                 | Change::Players(_)
+                | Change::RuleOption(..)
                 | Change::Strategy(_)
                 | Change::Seed(_)
                 | Change::MultiPv(_)

@@ -9,6 +9,7 @@
 //! spelling) and `MoveOverhead` all work.
 
 use super::command::quote;
+use crate::game::RuleOption;
 use crate::levels;
 use std::time::Duration;
 
@@ -43,6 +44,9 @@ pub struct Options {
     pub variant: &'static str,
     /// `Players`: the number of players of `position startpos` in a dice game.
     pub players: usize,
+    /// The rule options set (`ColumnsToWin`, ...), each with its value, in the order first set;
+    /// an option not listed has its default. Each applies to the games that have it.
+    pub rule_options: Vec<(&'static RuleOption, &'static str)>,
     /// `Strategy`: how a dice game's decisions are taken: `search` or a built-in fixed player.
     pub strategy: &'static str,
     /// `Seed`: the seed of the `random` strategy and of a weakened level's choices.
@@ -92,6 +96,7 @@ impl Default for Options {
             ponder: false,
             variant: crate::variants::DEFAULT_VARIANT,
             players: 2,
+            rule_options: Vec::new(),
             strategy: SEARCH_STRATEGY,
             seed: 0,
             multipv: 1,
@@ -117,6 +122,8 @@ pub enum Change {
     Variant(&'static str),
     /// The number of players of a dice game's start.
     Players(usize),
+    /// A rule option of a game, with its value.
+    RuleOption(&'static RuleOption, &'static str),
     /// How a dice game's decisions are taken.
     Strategy(&'static str),
     /// The seed of the `random` strategy and of the levels' choices.
@@ -150,7 +157,7 @@ impl Change {
 impl Options {
     /// The `option ...` lines of the handshake, one per option.
     pub fn declarations() -> Vec<String> {
-        vec![
+        let mut lines = vec![
             format!("option name Hash type spin default {DEFAULT_HASH_MIB} min 1 max {MAX_HASH_MIB}"),
             format!("option name Threads type spin default 1 min 1 max {MAX_THREADS}"),
             format!(
@@ -164,6 +171,9 @@ impl Options {
             ),
             "option name Clear Hash type button".to_string(),
             format!("option name Players type spin default 2 min 2 max {MAX_PLAYERS}"),
+        ];
+        lines.extend(crate::variants::rule_options().iter().map(|o| o.declaration()));
+        lines.extend([
             format!(
                 "option name Strategy type combo default {SEARCH_STRATEGY} var {}",
                 strategies().join(" var ")
@@ -173,7 +183,8 @@ impl Options {
             format!("option name Skill Level type spin default {0} min 0 max {0}", levels::FULL),
             "option name UCI_LimitStrength type check default false".to_string(),
             format!("option name UCI_Elo type spin default {MAX_ELO} min {MIN_ELO} max {MAX_ELO}"),
-        ]
+        ]);
+        lines
     }
 
     /// Validates `setoption name NAME [value VALUE]`.
@@ -229,10 +240,22 @@ impl Options {
                     )
                 })
             }
-            _ => Err(format!(
-                "unknown option {} (options: Hash, Threads, MoveOverhead, Ponder, UCI_Variant, Clear Hash, Players, Strategy, Seed, MultiPV, Skill Level, UCI_LimitStrength, UCI_Elo; also accepted: debug, OwnBook false)",
-                quote(name)
-            )),
+            _ => match crate::variants::rule_options().into_iter().find(|o| o.is_named(name)) {
+                Some(option) => {
+                    let Some(value) = value.filter(|v| !v.is_empty()) else {
+                        return Err(format!("{}: a value is required ({})", option.name, option.summary()));
+                    };
+                    Ok(Change::RuleOption(option, option.value(value)?))
+                }
+                None => Err(format!(
+                    "unknown option {} (options: Hash, Threads, MoveOverhead, Ponder, UCI_Variant, Clear Hash, Players, {}Strategy, Seed, MultiPV, Skill Level, UCI_LimitStrength, UCI_Elo; also accepted: debug, OwnBook false)",
+                    quote(name),
+                    crate::variants::rule_options()
+                        .iter()
+                        .map(|o| format!("{}, ", o.name))
+                        .collect::<String>()
+                )),
+            },
         }
     }
 
@@ -256,6 +279,12 @@ impl Options {
             Change::Ponder(on) => self.ponder = on,
             Change::Variant(v) => self.variant = v,
             Change::Players(n) => self.players = n,
+            Change::RuleOption(option, value) => {
+                self.rule_options.retain(|(o, _)| *o != option);
+                if value != option.default_value() {
+                    self.rule_options.push((option, value));
+                }
+            }
             Change::Strategy(name) => self.strategy = name,
             Change::Seed(seed) => self.seed = seed,
             Change::MultiPv(n) => self.multipv = n,
@@ -337,13 +366,41 @@ mod tests {
         assert!(error("Skill Level", Some("10")).contains("out of range 0..9"));
         assert!(error("UCI_Elo", Some("4001")).contains("out of range 0..4000"));
         assert!(error("Contempt", Some("3")).starts_with("unknown option 'Contempt'"));
+        assert!(error("ColumnsToWin", Some("6")).contains("not a whole number from 3 to 5"));
+        assert!(error("CantStopVariant", Some("both")).contains("not one of none, skip, mustroll"));
+        assert!(error("ColumnsToWin", None).contains("a value is required (ColumnsToWin 3..5)"));
+    }
+
+    #[test]
+    fn rule_options_are_recorded_by_name_defaults_left_out() {
+        let mut options = Options::default();
+        let Ok(Change::RuleOption(w, four)) = Options::check("columns_to_win", Some("4")) else {
+            panic!("ColumnsToWin 4 is an option");
+        };
+        assert_eq!((w.name, four), ("ColumnsToWin", "4"));
+        options.apply(Change::RuleOption(w, four));
+        let Ok(skip) = Options::check("CantStopVariant", Some("SKIP")) else { panic!("skip") };
+        options.apply(skip);
+        assert_eq!(
+            options.rule_options.iter().map(|(o, v)| (o.name, *v)).collect::<Vec<_>>(),
+            [("ColumnsToWin", "4"), ("CantStopVariant", "skip")]
+        );
+        // Setting a default again removes the entry: the list is what differs from the game's rules.
+        options.apply(Change::RuleOption(w, "3"));
+        assert_eq!(options.rule_options.len(), 1);
     }
 
     #[test]
     fn declarations_match_the_defaults() {
         let lines = Options::declarations();
-        assert_eq!(lines.len(), 13);
+        assert_eq!(lines.len(), 15);
         assert!(lines.iter().all(|l| l.starts_with("option name ")));
+        // The rule options come from the variant registry (Can't Stop's, after Players).
+        assert_eq!(lines[7], "option name ColumnsToWin type spin default 3 min 3 max 5");
+        assert_eq!(
+            lines[8],
+            "option name CantStopVariant type combo default none var none var skip var mustroll"
+        );
         let options = Options::default();
         assert_eq!((options.hash_mib, options.threads, options.variant), (64, 1, "impasse"));
     }

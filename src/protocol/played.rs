@@ -9,7 +9,7 @@
 
 use super::command::{Query, quote};
 use super::output;
-use crate::game::{GameHistory, GameResult, Rules, rules};
+use crate::game::{GameHistory, GameResult, Params, Rules, rules};
 use crate::quote::move_error_reason;
 
 /// Why a drawn game is over, in the words of `d`, `go` and `position`.
@@ -88,7 +88,15 @@ impl<G: Rules> PlayedGame<G> {
             pos.legal_steps().iter().map(ToString::to_string).collect()
         };
         let side = rules::seat_name::<G>(pos.to_move());
-        output::board_lines(pos, self.ending(), side, &moves)
+        let mut lines = output::board_lines(pos, self.ending(), side, &moves);
+        // The FEN does not record the rule options: say which are in force, after the FEN.
+        let options = pos.params().option_values();
+        if !options.is_empty() {
+            let text: Vec<String> = options.iter().map(|(name, value)| format!("{name} {value}")).collect();
+            let at = lines.iter().position(|l| l.starts_with("Fen: ")).map_or(lines.len(), |i| i + 1);
+            lines.insert(at, format!("Options: {}", text.join(", ")));
+        }
+        lines
     }
 }
 

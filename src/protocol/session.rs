@@ -10,11 +10,11 @@
 use super::answer::Answerer;
 use super::command::{Command, GoParams, Query, StartPosition};
 use super::job::{Job, wait_for_the_gui};
-use super::options::Change;
+use super::options::{Change, Options};
 use super::played::{self, PlayedGame};
 use super::side::{Plan, SearchSide, SearchWork};
 use super::{Common, Flow, Session, hello_lines};
-use crate::game::{Params, Rules};
+use crate::game::{Params, Rules, rules};
 use crate::search::SearchControl;
 use crate::variants::Variant;
 use std::sync::Arc;
@@ -27,6 +27,10 @@ const NO_MOVE: &str = "bestmove (none)";
 /// The engine of one variant: the common state, the game, the search's side and its job.
 pub(super) struct GameSession<G: Rules, S: SearchSide<G>> {
     common: Common,
+    /// The variant as the registry has it: the base of the parameters in force, and the
+    /// rules of `bench` (whose positions are the base game's).
+    registry: Variant<G>,
+    /// The variant under the options in force: `Players` and the game's rule options.
     variant: Variant<G>,
     /// The game whose position the next `go` searches.
     game: PlayedGame<G>,
@@ -60,18 +64,24 @@ impl<G: Rules, S: SearchSide<G>> Session for GameSession<G, S> {
     }
 }
 
-/// The start of `variant` for `players` players, or for the nearest number the game seats (a
-/// board game seats two whatever the option says).
-fn start_for<G: Rules>(variant: Variant<G>, players: usize) -> G {
-    let players = players.clamp(*G::PLAYERS.start(), *G::PLAYERS.end());
-    G::start(variant.params.with_players(players).unwrap_or(variant.params))
+/// `registry` under the options in force: their number of players (the nearest the game
+/// seats: a board game seats two whatever the option says) and the rule options the game has.
+fn in_force<G: Rules>(registry: Variant<G>, options: &Options) -> Result<Variant<G>, String> {
+    let params = rules::params_under::<G>(registry.params, options.players, &options.rule_options)?;
+    Ok(Variant { params, ..registry })
 }
 
 impl<G: Rules, S: SearchSide<G>> GameSession<G, S> {
-    /// The engine of `variant` at its start position (for the `Players` option's number).
-    pub(super) fn new(common: Common, variant: Variant<G>) -> GameSession<G, S> {
-        let game = PlayedGame::new(start_for(variant, common.options.players));
-        GameSession { common, variant, game, side: S::new(), job: None }
+    /// The engine of `variant` at its start position, under the options in force (`Players`,
+    /// the rule options); options that this game refuses (never expected: `setoption` checks
+    /// them against every game) leave the registry's parameters, said in one line.
+    pub(super) fn new(common: Common, registry: Variant<G>) -> GameSession<G, S> {
+        let variant = in_force(registry, &common.options).unwrap_or_else(|e| {
+            common.out.info_string(&format!("error: {}: {e}; playing its default rules", registry.name()));
+            registry
+        });
+        let game = PlayedGame::new(variant.start());
+        GameSession { common, registry, variant, game, side: S::new(), job: None }
     }
 
     /// Executes one command from line `line` of the input, read at `read_at`.
@@ -125,6 +135,10 @@ impl<G: Rules, S: SearchSide<G>> GameSession<G, S> {
         let Some(change) = self.common.check_option(name, value) else {
             return Flow::Continue;
         };
+        if let Err(e) = self.check_rules_change(change) {
+            self.common.out.info_string(&format!("error: setoption: {e}; the option is unchanged"));
+            return Flow::Continue;
+        }
         let needs_idle =
             if S::KEEPS_TABLE { change.needs_searcher() } else { matches!(change, Change::Variant(_)) };
         if needs_idle && !self.wait_idle("setoption") {
@@ -146,8 +160,10 @@ impl<G: Rules, S: SearchSide<G>> GameSession<G, S> {
             self.common.out.info_string(&format!("debug: options now {:?}", self.common.options));
         }
         match change {
-            Change::Players(n) if G::PLAYERS.start() != G::PLAYERS.end() => {
-                self.game = PlayedGame::new(start_for(self.variant, n));
+            // A game that seats several numbers, or has the option, starts again under it.
+            Change::Players(_) if G::PLAYERS.start() != G::PLAYERS.end() => self.restart_in_force(),
+            Change::RuleOption(option, _) if G::Params::RULE_OPTIONS.contains(option) => {
+                self.restart_in_force()
             }
             Change::Variant(name) if name != self.variant.name() => return Flow::SwitchVariant(name),
             _ => {}
@@ -155,11 +171,32 @@ impl<G: Rules, S: SearchSide<G>> GameSession<G, S> {
         Flow::Continue
     }
 
+    /// The start of the variant under the options in force replaces the game.
+    fn restart_in_force(&mut self) {
+        self.variant = in_force(self.registry, &self.common.options).unwrap_or(self.variant);
+        self.game = PlayedGame::new(self.variant.start());
+    }
+
+    /// Whether a change of `Players` or of a rule option leaves a combination that every game
+    /// having those options offers; the error names the option (`Players: 4 columns to win is
+    /// not offered for 4 players (3 only)`).
+    fn check_rules_change(&self, change: Change) -> Result<(), String> {
+        let name = match change {
+            Change::Players(_) => "Players",
+            Change::RuleOption(option, _) => option.name,
+            _ => return Ok(()),
+        };
+        let mut trial = self.common.options.clone();
+        trial.apply(change);
+        crate::variants::check_rule_settings(trial.players, &trial.rule_options)
+            .map_err(|e| format!("{name}: {e}"))
+    }
+
     /// `position`: the new game replaces the current one only if the FEN and every step are
     /// valid.
     fn set_position(&mut self, start: &StartPosition, moves: &[String]) {
         let start = match start {
-            StartPosition::StartPos => Ok(start_for(self.variant, self.common.options.players)),
+            StartPosition::StartPos => Ok(self.variant.start()),
             StartPosition::Fen(fen) => self.variant.parse_fen(fen),
         };
         match start.and_then(|start| PlayedGame::build(start, moves)) {
@@ -200,7 +237,7 @@ impl<G: Rules, S: SearchSide<G>> GameSession<G, S> {
         }
         let control = Arc::new(SearchControl::new());
         self.common.shared.publish(&control, line);
-        S::bench(self.variant, depth, &control, &self.common.out);
+        S::bench(self.registry, depth, &control, &self.common.out);
         self.common.shared.retire(&control);
     }
 

@@ -49,6 +49,9 @@ pub fn run(args: &MatchArgs) -> Result<(), String> {
         return runner::shards::run_merge(merge).map_err(|e| format!("match merge: {e}"));
     }
     runner::check_shard_resume(args)?;
-    crate::with_variant!(&args.variant, |variant, search| runner::run_match(variant, search, args))
-        .map_err(|e| format!("--variant: {e}"))?
+    crate::with_variant!(&args.variant, |variant, search| {
+        let variant = variant.with_options(&args.option).map_err(|e| format!("--option: {e}"))?;
+        runner::run_match(variant, search, args)
+    })
+    .map_err(|e| format!("--variant: {e}"))?
 }

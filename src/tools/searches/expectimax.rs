@@ -113,7 +113,20 @@ pub fn solitaire<G: ChanceRules>(
     jobs: usize,
     progress: &(dyn Fn(usize) + Sync),
 ) -> Result<SolitaireStudy, String> {
-    let start = G::solitaire().ok_or("this game has no solitaire form")?;
+    solitaire_under::<G>(G::Params::default(), games, strategy, seed, limits, jobs, progress)
+}
+
+/// [`solitaire`] under the rule options of `params`.
+pub fn solitaire_under<G: ChanceRules>(
+    params: G::Params,
+    games: usize,
+    strategy: &str,
+    seed: u64,
+    limits: Limits,
+    jobs: usize,
+    progress: &(dyn Fn(usize) + Sync),
+) -> Result<SolitaireStudy, String> {
+    let start = G::solitaire(params).ok_or("this game has no solitaire form")?;
     let next = std::sync::atomic::AtomicUsize::new(0);
     let done = std::sync::atomic::AtomicUsize::new(0);
     let mut turns = vec![0u32; games];
@@ -173,7 +186,22 @@ pub fn duel<G: ChanceRules>(
     limits: Limits,
     jobs: usize,
 ) -> (Vec<u64>, u64) {
-    let Ok(start) = rules::start_for_players::<G>(players) else { return (vec![0; strategies.len()], 0) };
+    duel_under::<G>(G::Params::default(), players, strategies, streams, seed, limits, jobs)
+}
+
+/// [`duel`] under the rule options of `params`.
+pub fn duel_under<G: ChanceRules>(
+    params: G::Params,
+    players: usize,
+    strategies: &[&str],
+    streams: usize,
+    seed: u64,
+    limits: Limits,
+    jobs: usize,
+) -> (Vec<u64>, u64) {
+    let Ok(start) = rules::start_for_players::<G>(params, players) else {
+        return (vec![0; strategies.len()], 0);
+    };
     let wins = std::sync::Mutex::new(vec![0u64; strategies.len()]);
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
@@ -304,7 +332,7 @@ impl<G: ChanceRules> Searches<G> for Expectimax {
 
     fn solitaire(
         self,
-        _: Variant<G>,
+        variant: Variant<G>,
         request: &SolitaireRequest,
         progress: &(dyn Fn(usize) + Sync),
     ) -> Result<String, String> {
@@ -322,7 +350,15 @@ impl<G: ChanceRules> Searches<G> for Expectimax {
         let depth = l.depth.or((l.nodes.is_none() && l.movetime.is_none()).then_some(SOLITAIRE_DEPTH));
         let limits = Limits { depth, nodes: l.nodes, movetime: l.movetime.map(Duration::from_millis) };
         let started = Instant::now();
-        let study = solitaire::<G>(games, strategy, request.seed, limits, request.jobs, progress)?;
+        let study = solitaire_under::<G>(
+            variant.params,
+            games,
+            strategy,
+            request.seed,
+            limits,
+            request.jobs,
+            progress,
+        )?;
         let (mean, sd) = (study.mean(), study.deviation());
         let half = 1.96 * sd / (games as f64).sqrt();
         let unfinished = study.turns.iter().filter(|&&t| t >= SOLITAIRE_TURN_LIMIT).count();

@@ -20,12 +20,13 @@
 //! started: a failed restart or `isready`).
 
 use super::{Category, Expected, MatchRecord, Outcome};
-use crate::game::{Node, Rules, rules};
+use crate::game::{Node, Params, Rules, rules};
 use crate::tools::matches::referee::dice::DiceStream;
 use crate::tools::matches::referee::{Log, Refereed, timing::MoveTiming};
 use crate::variants::Variant;
 use crate::with_variant;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// How every record line begins (its first member), which `--resume` looks for to drop a last
 /// line cut short.
@@ -46,6 +47,11 @@ pub struct DiceRecord {
     pub dice: String,
     /// The number of players.
     pub players: usize,
+    /// The rule options the game was played under, every one of the variant's by name
+    /// (`{"ColumnsToWin":"4","CantStopVariant":"none"}`); a record without them was played
+    /// under the defaults.
+    #[serde(default)]
+    pub options: BTreeMap<String, String>,
     /// The name of each seat's engine, player 1 first.
     pub seats: Vec<String>,
     /// Each seat's settings (limits, options).
@@ -105,7 +111,9 @@ impl DiceRecord {
 impl MatchRecord for DiceRecord {
     const START: &'static str = RECORD_START;
 
-    fn from_log<G: Rules>(variant: &'static str, log: Log) -> DiceRecord {
+    fn from_log<G: Rules>(variant: Variant<G>, log: Log) -> DiceRecord {
+        let options = variant.params.option_values().into_iter();
+        let options = options.map(|(name, value)| (name.to_string(), value.to_string())).collect();
         let detail = match (log.forfeit, log.category) {
             (Some(seat), _) => format!("p{}: {}", seat + 1, log.detail),
             (None, Category::Normal) => match log.winner {
@@ -116,12 +124,13 @@ impl MatchRecord for DiceRecord {
         };
         let events: Vec<String> = log.steps.into_iter().map(|step| step.text).collect();
         DiceRecord {
-            variant: variant.to_string(),
+            variant: variant.name().to_string(),
             game: log.id.number,
             stream: log.id.deal,
             rotation: log.id.rotation,
             dice: format!("{:016x}", log.id.dice_seed),
             players: log.names.len(),
+            options,
             seats: log.names,
             settings: log.settings,
             start: log.start,
@@ -217,13 +226,16 @@ fn replay<G: Rules, S: Refereed<G>>(
     if !G::PLAYERS.contains(&record.players) || record.seats.len() != record.players {
         return Err(format!("{} players with {} seats", record.players, record.seats.len()));
     }
-    if record.start != rules::start_for_players::<G>(record.players)?.fen() {
+    let settings: Vec<(String, String)> = record.options.clone().into_iter().collect();
+    let params = rules::with_settings(variant.params, &settings).map_err(|e| format!("options: {e}"))?;
+    let start = rules::start_for_players::<G>(params, record.players).map_err(|e| format!("options: {e}"))?;
+    if record.start != start.fen() {
         return Err(format!("the start '{}' is not the {}-player start", record.start, record.players));
     }
     let seed =
         u64::from_str_radix(&record.dice, 16).map_err(|_| format!("dice '{}' is no seed", record.dice))?;
     let mut dice = DiceStream::new(seed);
-    let mut position = rules::start_for_players::<G>(record.players)?;
+    let mut position = start;
     let mut turns = 0;
     for (i, token) in record.events.split_whitespace().enumerate() {
         let at = |e: String| format!("event {} '{token}': {e}", i + 1);
@@ -297,6 +309,7 @@ mod tests {
             rotation: 0,
             dice: format!("{:016x}", 5u64),
             players: 3,
+            options: BTreeMap::new(),
             seats: vec!["a".into(), "b".into(), "c".into()],
             settings: vec!["depth=1".into(); 3],
             start: "p3 00000000000/00000000000/00000000000 - 1 r".to_string(),
@@ -344,5 +357,22 @@ mod tests {
         record.forfeit = Some(1);
         record.result = "p2win".into();
         assert!(record.replay().is_err());
+    }
+
+    #[test]
+    fn replay_checks_the_rule_options() {
+        // Offered for 3 players: 4 columns to win (the contract); not 5, nor an unknown option.
+        let mut record = sample();
+        record.options.insert("ColumnsToWin".into(), "4".into());
+        record.options.insert("CantStopVariant".into(), "mustroll".into());
+        assert!(record.replay().is_ok(), "{:?}", record.replay());
+        let back = parse_dice_records(&record.to_line()).unwrap();
+        assert_eq!(back[0].options, record.options, "written and read back");
+        record.options.insert("ColumnsToWin".into(), "5".into());
+        let error = record.replay().unwrap_err();
+        assert!(error.contains("options: ") && error.contains("not offered for 3 players"), "{error}");
+        record.options.clear();
+        record.options.insert("Blocking".into(), "on".into());
+        assert!(record.replay().unwrap_err().contains("unknown option 'Blocking'"));
     }
 }

@@ -18,6 +18,7 @@ pub use pgn::{
 
 use super::referee::{Log, timing::MoveTiming};
 use crate::game::Rules;
+use crate::variants::Variant;
 
 /// What the tally counts of a finished game, in every encoding.
 #[derive(Clone, Copy, Debug)]
@@ -65,8 +66,9 @@ pub trait MatchRecord: Sized + Send {
     /// cut short.
     const START: &'static str;
 
-    /// The record of the game the referee played, of `variant` with the rules of `G`.
-    fn from_log<G: Rules>(variant: &'static str, log: Log) -> Self;
+    /// The record of the game the referee played, of `variant` (its rule options included)
+    /// with the rules of `G`.
+    fn from_log<G: Rules>(variant: Variant<G>, log: Log) -> Self;
 
     /// The record's text, appended as it is to the record file.
     fn text(&self) -> String;

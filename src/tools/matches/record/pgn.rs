@@ -174,7 +174,9 @@ pub const RECORD_START: &str = "[Event \"";
 impl MatchRecord for GameRecord {
     const START: &'static str = RECORD_START;
 
-    fn from_log<G: Rules>(variant: &'static str, log: Log) -> GameRecord {
+    fn from_log<G: Rules>(variant: Variant<G>, log: Log) -> GameRecord {
+        // A board game has no rule options (a record of one would need its own tags).
+        let variant = variant.name();
         let detail = match log.forfeit {
             Some(seat) => format!("{}: {}", rules::seat_name::<G>(seat), log.detail),
             None => log.detail,

@@ -399,6 +399,7 @@ mod tests {
             rotation,
             dice: "0".into(),
             players,
+            options: Default::default(),
             seats: vec![String::new(); players],
             settings: vec![String::new(); players],
             start: String::new(),

@@ -200,6 +200,7 @@ impl<G: ChanceRules> Family<G> for Expectimax {
             spec.set_variant(variant.name());
             spec.options.retain(|(n, _)| !n.eq_ignore_ascii_case("Players"));
             spec.options.insert(1, ("Players".to_string(), players.to_string()));
+            spec.set_rule_options(&variant.params);
             specs.push(spec);
         }
         let sprt = args.sprt.as_deref().map(Sprt::parse).transpose()?;
@@ -228,7 +229,10 @@ impl<G: ChanceRules> Family<G> for Expectimax {
             entrants: schedule::entrant_engines(players, specs.len()),
             labels: engine_words.iter().map(|(label, _)| *label).collect(),
             specs,
-            deals: vec![rules::start_for_players::<G>(players)?],
+            deals: vec![
+                rules::start_for_players::<G>(variant.params, players)
+                    .map_err(|e| format!("--option: {e}"))?,
+            ],
             seed,
             units: streams,
             sprt,

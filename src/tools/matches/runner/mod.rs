@@ -142,7 +142,7 @@ fn play_game<G: Rules, R: MatchRecord>(
         .collect();
     let id = GameId { number: index + 1, deal, rotation, dice_seed: dice::stream_seed(plan.seed, deal) };
     let log = referee::play(seats, *plan.deal(deal), plan.referee, id, stop)?;
-    Some(R::from_log::<G>(variant.name(), log))
+    Some(R::from_log::<G>(variant, log))
 }
 
 /// Each engine's name before they are told apart: `name=` or the `id name` of its first
