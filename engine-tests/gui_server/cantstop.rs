@@ -442,3 +442,77 @@ fn an_engine_turn_is_paced_and_skipping_plays_the_rest_of_it_at_once() {
     let (status, refused) = gui.post("/api/skip", json!({"id": game["id"]}));
     assert_eq!(status, 400, "{refused}");
 }
+
+/// The rulebook's options chosen at the new game: checked for the seats (the contract offers
+/// 4 columns to win to 3 players, not 5), sent to the engines, shown and kept in the record,
+/// which opens again under them; the engines' game ends as the options' rules say.
+#[test]
+fn rule_options_are_played_recorded_and_reopened() {
+    let gui = Gui::start(&[format!("fast={STEERE}")]);
+    let three = [
+        json!({"player": "fast", "strategy": "rule28"}),
+        json!({"player": "fast", "strategy": "greedy"}),
+        json!({"player": "fast", "strategy": "rule28"}),
+    ];
+    let new = |options: Value| {
+        gui.post("/api/new", json!({"variant": "cantstop", "seats": three, "movetime": 30, "pace": 0, "seed": 3, "options": options}))
+    };
+    for (bad, says) in [
+        (json!({"ColumnsToWin": "5"}), "5 columns to win is not offered for 3 players"),
+        (json!({"ColumnsToWin": "9"}), "not a whole number from 3 to 5"),
+        (json!({"Blocking": "on"}), "unknown option 'Blocking'"),
+    ] {
+        let (status, error) = new(bad.clone());
+        assert_eq!(status, 400, "{bad}: {error}");
+        assert!(error["error"].as_str().unwrap().contains(says), "{bad}: {error}");
+    }
+    let (status, game) = new(json!({"columnstowin": "4", "CantStopVariant": "mustroll"}));
+    assert_eq!(status, 200, "{game}");
+    assert_eq!(
+        game["options"],
+        json!({"ColumnsToWin": "4", "CantStopVariant": "mustroll"}),
+        "canonical names"
+    );
+    let id = game["id"].as_u64().unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let game = loop {
+        let game = gui.settled(id);
+        assert!(game["error"].is_null(), "{game}");
+        if game["position"]["winner"].is_u64() {
+            break game;
+        }
+        assert!(Instant::now() < deadline, "the engines did not finish: {game}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    // The winner has won 4 columns: replayed by the rules under the same options.
+    let options = steere::cantstop::Options::new(3, 4, steere::cantstop::Variant::MustRoll).unwrap();
+    let mut pos =
+        steere::cantstop::Position::parse_fen_with(game["start"].as_str().unwrap(), options).unwrap();
+    for text in events(&game) {
+        pos = pos.play(pos.parse_event(&text).unwrap());
+    }
+    let winner = game["position"]["winner"].as_u64().unwrap() as usize - 1;
+    assert_eq!((pos.fen().as_str(), pos.winner()), (game["position"]["fen"].as_str().unwrap(), Some(winner)));
+    assert_eq!(pos.won_columns(winner).count_ones(), 4, "{}", pos.fen());
+    let (_, record) = gui.get(&format!("/api/record?id={id}"));
+    for needle in ["[ColumnsToWin \"4\"]", "[CantStopVariant \"mustroll\"]"] {
+        assert!(record.contains(needle), "{needle}: {record}");
+    }
+    let (status, opened) = gui.post("/api/load", json!({"text": record}));
+    assert_eq!(status, 200, "{opened}");
+    assert_eq!(opened["game"]["options"], game["options"]);
+    assert_eq!(opened["game"]["position"]["winner"], game["position"]["winner"]);
+    // Without ColumnsToWin the record is a game to 3: refused if its events go on past a
+    // player's third column (they do unless the third and fourth came in one turn).
+    let to_three = steere::cantstop::Options::new(3, 3, steere::cantstop::Variant::MustRoll).unwrap();
+    let mut pos =
+        steere::cantstop::Position::parse_fen_with(game["start"].as_str().unwrap(), to_three).unwrap();
+    let texts = events(&game);
+    let ends_early = texts.iter().enumerate().any(|(i, text)| {
+        pos = pos.play(pos.parse_event(text).unwrap());
+        pos.winner().is_some() && i + 1 < texts.len()
+    });
+    let base = record.replace("[ColumnsToWin \"4\"]\n", "");
+    let (status, answer) = gui.post("/api/load", json!({"text": base}));
+    assert_eq!(status, if ends_early { 400 } else { 200 }, "{answer}");
+}

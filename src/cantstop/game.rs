@@ -18,6 +18,7 @@ pub struct CantStopParams {
 /// The option of the columns a player must win.
 pub const COLUMNS_TO_WIN: RuleOption = RuleOption {
     name: "ColumnsToWin",
+    label: "Columns to win",
     values: &["3", "4", "5"],
     spin: true,
     help: "columns a player must win: 3, or 4 or 5 with two players, 4 with three",
@@ -26,6 +27,7 @@ pub const COLUMNS_TO_WIN: RuleOption = RuleOption {
 /// The option of the rulebook's variants A (skip) and B (must roll).
 pub const VARIANT: RuleOption = RuleOption {
     name: "CantStopVariant",
+    label: "Rules",
     values: &["none", "skip", "mustroll"],
     spin: false,
     help: "none; skip: a neutral marker skips spaces held by other players; mustroll: no stop while a neutral marker shares a space with another player",

@@ -157,6 +157,8 @@ pub trait Params: Copy + Eq + Debug + Default + Send + Sync + 'static {
 pub struct RuleOption {
     /// The name, as the protocol and the records spell it (`ColumnsToWin`).
     pub name: &'static str,
+    /// The name as a person reads it (`Columns to win`), for the GUI's form.
+    pub label: &'static str,
     /// Every value, the default first, as the protocol spells them.
     pub values: &'static [&'static str],
     /// True when the values are consecutive whole numbers: declared as a `spin`, else a `combo`.

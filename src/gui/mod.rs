@@ -240,6 +240,14 @@ fn setup(games: &Games) -> serde_json::Value {
             let mut entry = json!({
                 "name": v.name, "summary": v.summary, "family": "board", "start": caps.start, "levels": elos,
             });
+            if !caps.options.is_empty() {
+                let options: Vec<_> = caps
+                    .options
+                    .iter()
+                    .map(|o| json!({"name": o.name, "label": o.label, "values": o.values, "help": o.help}))
+                    .collect();
+                entry["options"] = json!(options);
+            }
             if caps.family == crate::variants::Family::Dice {
                 entry["family"] = json!("dice");
                 entry["players"] = json!([caps.players.0, caps.players.1]);

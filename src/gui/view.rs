@@ -16,7 +16,7 @@
 //! legal steps, the dice games' strategies, and the capabilities ([`Capabilities`]). The JSON
 //! the page reads keeps each family's own field names ([`View::page`]).
 
-use crate::game::{BoardRules, ChanceRules, GameHistory, Node, Params, Rules, rules};
+use crate::game::{BoardRules, ChanceRules, GameHistory, Node, Params, RuleOption, Rules, rules};
 use crate::tools::matches::game::DrawCap;
 use crate::tools::matches::record::Category;
 use crate::variants::{AlphaBeta, Expectimax, Family, Variant};
@@ -140,6 +140,8 @@ pub struct Capabilities {
     pub draws: bool,
     /// The start position's FEN for the fewest players.
     pub start: String,
+    /// The rule options the game offers (the new-game form's choices).
+    pub options: &'static [RuleOption],
 }
 
 /// What the GUI asks of the search that plays a variant: one answer per family.
@@ -189,18 +191,36 @@ impl<G: ChanceRules> Plays<G> for Expectimax {
     }
 }
 
-/// The position of variant `variant` reached from `start` (a FEN, or the start position when
-/// `None`) by `steps`, or why there is none (the FEN's error, or the first illegal step: a
-/// move after a draw by repetition is one). No draw cap applies.
-pub fn view(variant: &str, start: Option<&str>, steps: &[String]) -> Result<View, String> {
-    view_capped(variant, start, steps, false)
+/// The rule options of a game, as the GUI keeps them: the canonical name and value of each
+/// option that differs from its default (none: the base game).
+pub type RuleSettings = Vec<(String, String)>;
+
+/// The position of variant `variant` under the rule options `options`, reached from `start`
+/// (a FEN, or the start position when `None`) by `steps`, or why there is none (the FEN's
+/// error, or the first illegal step: a move after a draw by repetition is one). No draw cap
+/// applies.
+pub fn view(
+    variant: &str,
+    options: &[(String, String)],
+    start: Option<&str>,
+    steps: &[String],
+) -> Result<View, String> {
+    view_capped(variant, options, start, steps, false)
 }
 
 /// [`view`], with the match runner's draw cap for endless games when `cap` is true: the GUI's
 /// games between engines, which could shuffle kings for ever. A move after the cap is reached
 /// is refused like a move after a draw.
-pub fn view_capped(variant: &str, start: Option<&str>, steps: &[String], cap: bool) -> Result<View, String> {
-    crate::with_variant!(variant, |variant, search| replay(variant, search, start, steps, cap))?
+pub fn view_capped(
+    variant: &str,
+    options: &[(String, String)],
+    start: Option<&str>,
+    steps: &[String],
+    cap: bool,
+) -> Result<View, String> {
+    crate::with_variant!(variant, |variant, search| {
+        replay(under(variant, options)?, search, start, steps, cap)
+    })?
 }
 
 /// What variant `variant` offers.
@@ -208,16 +228,41 @@ pub fn capabilities(variant: &str) -> Result<Capabilities, String> {
     crate::with_variant!(variant, |variant, search| capabilities_of(variant, search))?
 }
 
-/// The start of `variant` for `players` players (refused outside the game's range) or, when
-/// `fen` is given, that position (whose player count must be `players`); returns its FEN.
-pub fn start_fen(variant: &str, players: usize, fen: Option<&str>) -> Result<String, String> {
-    crate::with_variant!(variant, |variant, _search| start_of(variant, players, fen))?
+/// The canonical form of the rule options `given` (names and values in any case) for
+/// `variant`: each checked, the defaults left out; the error names the option. Whether they
+/// suit a number of players is [`start_fen`]'s to check.
+pub fn rule_settings(variant: &str, given: &[(String, String)]) -> Result<RuleSettings, String> {
+    crate::with_variant!(variant, |variant, _search| canonical(variant, given))?
+}
+
+/// The start of `variant` under `options` for `players` players (refused outside the game's
+/// range or where the options are not offered for that many) or, when `fen` is given, that
+/// position (whose player count must be `players`); returns its FEN.
+pub fn start_fen(
+    variant: &str,
+    options: &[(String, String)],
+    players: usize,
+    fen: Option<&str>,
+) -> Result<String, String> {
+    crate::with_variant!(variant, |variant, _search| start_of(under(variant, options)?, players, fen))?
 }
 
 /// The roll of the dice (the step's text) in the position `fen` for the random number
 /// `value`: the `value % total`-th of the game's equally likely elementary outcomes.
-pub fn roll(variant: &str, fen: &str, value: u64) -> Result<String, String> {
-    crate::with_variant!(variant, |variant, _search| roll_in(variant, fen, value))?
+pub fn roll(variant: &str, options: &[(String, String)], fen: &str, value: u64) -> Result<String, String> {
+    crate::with_variant!(variant, |variant, _search| roll_in(under(variant, options)?, fen, value))?
+}
+
+/// `variant` under the rule options `options`.
+fn under<G: Rules>(variant: Variant<G>, options: &[(String, String)]) -> Result<Variant<G>, String> {
+    Ok(Variant { params: rules::with_settings(variant.params, options)?, ..variant })
+}
+
+fn canonical<G: Rules>(variant: Variant<G>, given: &[(String, String)]) -> Result<RuleSettings, String> {
+    let params = rules::with_settings(variant.params, given)?;
+    let defaults = variant.params.option_values();
+    let values = params.option_values().into_iter().filter(|pair| !defaults.contains(pair));
+    Ok(values.map(|(name, value)| (name.to_string(), value.to_string())).collect())
 }
 
 fn replay<G: Rules, S: Plays<G>>(
@@ -317,6 +362,7 @@ fn capabilities_of<G: Rules, S: Plays<G>>(variant: Variant<G>, search: S) -> Res
         paced: S::PACED,
         draws: G::DRAWS_BY_REPETITION,
         start: start_of(variant, fewest, None)?,
+        options: G::Params::RULE_OPTIONS,
     })
 }
 

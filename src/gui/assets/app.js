@@ -138,6 +138,10 @@ function show(game) {
 function syncForm(game) {
   $("variant").value = game.variant;
   updateForm(); // the variant's own fields (a dice game's numbers of players) first
+  fillRuleOptions();
+  for (const select of document.querySelectorAll("#rule-options .rule-option")) {
+    select.value = (game.options && game.options[select.dataset.option]) || select.options[0].value;
+  }
   $("movetime").value = String(game.movetime);
   if (!isDice(game)) {
     ["white", "black"].forEach((name, side) => {
@@ -216,7 +220,10 @@ function render() {
   document.body.classList.toggle("dice", isDice(g));
   if (isDice(g)) {
     $("fen").value = fen;
-    $("seed-line").textContent = `Seed ${g.seed} (the same seed and choices give the same dice)`;
+    // The rule options differing from the defaults: the FEN does not show them.
+    const options = Object.entries(g.options || {}).map(([name, value]) => `${name} ${value}`);
+    const rules = options.length ? `; rules: ${options.join(", ")}` : "";
+    $("seed-line").textContent = `Seed ${g.seed} (the same seed and choices give the same dice)${rules}`;
     showError(g.error);
     $("resume").hidden = !g.error;
     renderDice(ply);
@@ -686,6 +693,7 @@ async function newGame(event) {
     const game = await api("/api/new", {
       variant: $("variant").value,
       fen: $("setup-fen").value.trim() || null,
+      options: ruleOptions(),
       players: [$("white").value, $("black").value],
       levels: [levelValue($("white-level"), $("white").value), levelValue($("black-level"), $("black").value)],
       movetime: Number($("movetime").value) || 1000,
@@ -696,6 +704,35 @@ async function newGame(event) {
   } catch (e) {
     showError(e.message);
   }
+}
+
+/// The rule options' fields of the variant chosen (Can't Stop: columns to win, its rule
+/// variant), one select each, their defaults first; none for a game without options. Kept as
+/// they are while the variant stays the same.
+function fillRuleOptions() {
+  const info = variantInfo($("variant").value);
+  const box = $("rule-options");
+  if (box.dataset.variant === (info ? info.name : "")) return;
+  box.dataset.variant = info ? info.name : "";
+  box.innerHTML = "";
+  for (const option of (info && info.options) || []) {
+    const label = document.createElement("label");
+    label.title = option.help;
+    label.append(`${option.label} `);
+    const select = document.createElement("select");
+    select.className = "rule-option";
+    select.dataset.option = option.name;
+    for (const value of option.values) select.add(new Option(value, value));
+    label.append(select);
+    box.append(label);
+  }
+}
+
+/// The rule options chosen in the form, by name.
+function ruleOptions() {
+  const chosen = {};
+  for (const select of document.querySelectorAll("#rule-options .rule-option")) chosen[select.dataset.option] = select.value;
+  return chosen;
 }
 
 /// A level select's value for a seat of `player`: `null` for a person and for full strength
@@ -827,10 +864,11 @@ async function init() {
   document.querySelectorAll(".seat-player").forEach((select, k) => {
     select.value = k === 0 ? "human" : state.setup.engines[0] || "human";
   });
-  $("variant").onchange = () => { fillLevels($("variant").value); updateForm(); };
+  $("variant").onchange = () => { fillLevels($("variant").value); fillRuleOptions(); updateForm(); };
   $("players").onchange = updateForm;
   for (const select of document.querySelectorAll(".seat-player, .seat-strategy, #white, #black")) select.onchange = updateForm;
   fillLevels($("variant").value);
+  fillRuleOptions();
   $("to-latest").onclick = () => { state.shown = null; render(); };
   $("skip-turn").onclick = () => action("/api/skip");
   for (const e of state.setup.engines) $("analyser").add(new Option(e, e));

@@ -409,6 +409,7 @@ async function newDiceGame() {
   const game = await api("/api/new", {
     variant: $("variant").value,
     fen: $("setup-fen").value.trim() || null,
+    options: ruleOptions(),
     seats,
     movetime: Number($("movetime").value) || 1000,
     pace: Number($("pace").value),

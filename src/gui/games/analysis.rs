@@ -154,7 +154,8 @@ fn read_info(line: &str, analysis: &mut Analysis, variant: &str) {
 /// legal up to every earlier one, so a binary search finds where it breaks in a few replays
 /// (replaying every start in turn would cost the square of a long line's length).
 fn legal_prefix(variant: &str, fen: &str, mut moves: Vec<String>) -> Vec<String> {
-    let legal = |n: usize| view(variant, Some(fen), &moves[..n]).is_ok();
+    // Analysis is for board games, which have no rule options.
+    let legal = |n: usize| view(variant, &[], Some(fen), &moves[..n]).is_ok();
     if legal(moves.len()) {
         return moves;
     }
@@ -177,10 +178,10 @@ mod tests {
     /// An engine's line is kept up to its first move the rules reject, wherever that is.
     #[test]
     fn a_line_is_cut_at_its_first_illegal_move() {
-        let fen = crate::gui::view::start_fen("impasse", 2, None).unwrap();
-        let legal = view("impasse", Some(&fen), &[]).unwrap().legal;
+        let fen = crate::gui::view::start_fen("impasse", &[], 2, None).unwrap();
+        let legal = view("impasse", &[], Some(&fen), &[]).unwrap().legal;
         let first = legal[0].clone();
-        let after = view("impasse", Some(&fen), std::slice::from_ref(&first)).unwrap().legal;
+        let after = view("impasse", &[], Some(&fen), std::slice::from_ref(&first)).unwrap().legal;
         let reply = after[0].clone();
         let line = |moves: &[&str]| moves.iter().map(|m| m.to_string()).collect::<Vec<_>>();
         for (moves, kept) in [

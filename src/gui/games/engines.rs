@@ -160,6 +160,10 @@ impl Game {
         if self.caps.players.0 != self.caps.players.1 {
             set("Players", self.seats.len().to_string());
         }
+        // After the players: an engine checks a rule option against the players it seats.
+        for (name, value) in &self.options {
+            set(name, value.clone());
+        }
         let seed = (self.seed.wrapping_add(seat as u64) % (MAX_SEED + 1)).to_string();
         if let Some(strategy) = self.seats[seat].strategy.as_deref().filter(|&s| s != SEARCH) {
             set("Strategy", strategy.to_string());

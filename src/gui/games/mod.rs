@@ -41,7 +41,10 @@ mod review;
 use super::changes::{self, lock};
 use super::limits::Limits;
 use super::records::{self, Ending, Opened, Played, Saved, Seat};
-use super::view::{Capabilities, EventInfo, SEARCH, View, capabilities, start_fen, view, view_capped};
+use super::view::{
+    Capabilities, EventInfo, RuleSettings, SEARCH, View, capabilities, rule_settings, start_fen, view,
+    view_capped,
+};
 use crate::client::Engine;
 use crate::client::spec::EngineSpec;
 use crate::game::Node;
@@ -50,7 +53,7 @@ use crate::tools::rng::SplitMix64;
 use crate::variants::Family;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -68,6 +71,10 @@ const NO_REWIND: &str = "going back is for board games: a dice game's rolls cann
 pub struct NewGame {
     /// The variant's name.
     pub variant: String,
+    /// The rule options, by name (`{"ColumnsToWin": "4"}`); an option not given has its
+    /// default.
+    #[serde(default)]
+    pub options: BTreeMap<String, String>,
     /// The start position (`None` or empty: the variant's, for the seats given).
     pub fen: Option<String>,
     /// Who plays each seat, `human` or an engine's name (board games: White, then Black).
@@ -138,6 +145,8 @@ pub struct AnalysisLine {
 struct Game {
     id: u64,
     variant: &'static str,
+    /// The rule options that differ from the variant's defaults (canonical names and values).
+    options: RuleSettings,
     caps: Capabilities,
     start: String,
     steps: Vec<Played>,
@@ -199,7 +208,7 @@ impl Game {
 
     /// The position after `texts` from the game's start, with the game's draw cap.
     fn view_of(&self, texts: &[String]) -> Result<View, String> {
-        view_capped(self.variant, Some(&self.start), texts, self.cap)
+        view_capped(self.variant, &self.options, Some(&self.start), texts, self.cap)
     }
 
     fn view(&self) -> View {
@@ -218,6 +227,7 @@ impl Game {
         let mut state = json!({
             "id": self.id,
             "variant": self.variant,
+            "options": self.options.iter().cloned().collect::<BTreeMap<String, String>>(),
             "start": self.start,
             "movetime": self.movetime,
             "thinking": self.thinking,
@@ -303,7 +313,7 @@ impl Game {
 
     /// Rolls the dice in the position `fen` (where a roll is due) and records the roll.
     fn roll(&mut self, fen: &str) -> Result<(), String> {
-        let text = super::view::roll(self.variant, fen, self.dice.next_u64())?;
+        let text = super::view::roll(self.variant, &self.options, fen, self.dice.next_u64())?;
         self.steps.push(Played::bare(&text));
         self.generation += 1;
         Ok(())
@@ -400,7 +410,9 @@ impl Games {
         };
         let seats = self.checked_seats(&caps, seats)?;
         let fen = new.fen.as_deref().map(str::trim).filter(|f| !f.is_empty());
-        let start = start_fen(info.name, seats.len(), fen)?;
+        let given: Vec<(String, String)> = new.options.clone().into_iter().collect();
+        let options = rule_settings(info.name, &given)?;
+        let start = start_fen(info.name, &options, seats.len(), fen)?;
         let seed = match new.seed {
             Some(seed) if seed > MAX_SEED => return Err(format!("seed {seed}: expected 0 to {MAX_SEED}")),
             Some(seed) => seed,
@@ -410,6 +422,7 @@ impl Games {
         let game = Game {
             id,
             variant: info.name,
+            options,
             start,
             steps: Vec::new(),
             movetime: new.movetime.clamp(10, 600_000),
@@ -563,7 +576,7 @@ impl Games {
                 drop(g);
                 return self.truncate(id, texts.len());
             }
-            while !texts.is_empty() && !g.seats[view(g.variant, Some(&g.start), &texts)?.to_move].is_human() {
+            while !texts.is_empty() && !g.seats[g.view_of(&texts)?.to_move].is_human() {
                 texts.pop();
             }
             texts.len()
@@ -588,6 +601,7 @@ impl Games {
         let g = lock(&game);
         Ok(records::write(&Saved {
             variant: g.variant,
+            options: &g.options,
             start: &g.start,
             seed: g.seed,
             seats: &g.seats,
@@ -604,11 +618,12 @@ impl Games {
     /// rolls). Returns it and a title for every game of the file.
     pub fn load(self: &Arc<Games>, text: &str, index: usize) -> Result<(Value, Vec<String>), String> {
         let (opened, titles) = records::open(text, index)?;
-        let Opened { variant, fen, seed, steps, ending } = opened;
+        let Opened { variant, options, fen, seed, steps, ending } = opened;
         let texts: Vec<String> = steps.iter().map(|s| s.text.clone()).collect();
-        let position = view(&variant, fen.as_deref(), &texts)?;
+        let position = view(&variant, &options, fen.as_deref(), &texts)?;
         let new = NewGame {
             variant,
+            options: options.into_iter().collect(),
             fen,
             players: Some(vec!["human".to_string(); position.players]),
             seats: Some(vec![Seat::human(); position.players]),

@@ -457,7 +457,7 @@ mod tests {
         assert_eq!(over("3,b12,4/8/8/8/8/8/8/4,w12,3 w"), None);
         let moves: Vec<String> =
             ["a1-a2", "i9-i8", "a2-a1", "i8-i9", "a1-a2", "i9-i8", "a2-a1", "i8-i9"].map(String::from).into();
-        let drawn = view("hexdame", Some("W:WKa1:BKi9"), &moves).unwrap();
+        let drawn = view("hexdame", &[], Some("W:WKa1:BKi9"), &moves).unwrap();
         assert_eq!(final_score(&drawn).as_deref(), Some("cp 0"));
     }
 }

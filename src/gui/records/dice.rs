@@ -4,6 +4,7 @@
 //! ```text
 //! [Event "steere gui"]
 //! [Variant "cantstop"]
+//! [ColumnsToWin "4"]
 //! [Players "2"]
 //! [Player1 "human"]
 //! [Player2 "steere"]
@@ -18,6 +19,8 @@
 //! *
 //! ```
 //!
+//! - A rule option that differs from its default has a tag of its name (`ColumnsToWin`,
+//!   `CantStopVariant`); a record without them was played under the base rules.
 //! - `Players` is the number of seats, `PlayerN` who sat in seat N (`human` or an engine) and
 //!   `StrategyN` an engine seat's strategy. `Seed` is the seed of the server's dice: with it a
 //!   game opened again rolls on as it would have. `FEN` is the start.
@@ -44,6 +47,7 @@ pub(super) fn write(game: &Saved) -> String {
     };
     DiceRecord {
         variant: game.variant.to_string(),
+        options: game.options.to_vec(),
         fen: game.start.to_string(),
         seed: Some(game.seed),
         seats: game.seats.iter().map(|s| (s.player.clone(), s.strategy.clone())).collect(),
@@ -63,15 +67,21 @@ fn result_token(winner: Option<usize>) -> String {
 pub(super) fn open(text: &str) -> Result<(Opened, Vec<String>), String> {
     let record = parse(text)?;
     let texts: Vec<String> = record.events.iter().map(|(e, _)| e.clone()).collect();
-    let position = view(&record.variant, Some(&record.fen), &texts)?;
+    let position = view(&record.variant, &record.options, Some(&record.fen), &texts)?;
     let replayed = result_token(position.winner);
     if replayed != record.result {
         return Err(format!("the record's result is {}, but its events give {replayed}", record.result));
     }
     let title = format!("1: {} players, {} events, {}", position.players, texts.len(), record.result);
     let steps = record.events.iter().map(|(text, comment)| played(text, comment.as_deref())).collect();
-    let opened =
-        Opened { variant: record.variant, fen: Some(record.fen), seed: record.seed, steps, ending: None };
+    let opened = Opened {
+        variant: record.variant,
+        options: record.options,
+        fen: Some(record.fen),
+        seed: record.seed,
+        steps,
+        ending: None,
+    };
     Ok((opened, vec![title]))
 }
 
@@ -80,6 +90,8 @@ pub(super) fn open(text: &str) -> Result<(Opened, Vec<String>), String> {
 pub struct DiceRecord {
     /// The variant's name.
     pub variant: String,
+    /// The rule options that differ from their defaults, by name.
+    pub options: Vec<(String, String)>,
     /// The start position.
     pub fen: String,
     /// The seed of the dice, when the record gives one.
@@ -101,6 +113,9 @@ impl DiceRecord {
         let mut tag = |key: &str, value: &str| write_tag(&mut text, key, value);
         tag("Event", "steere gui");
         tag("Variant", &self.variant);
+        for (name, value) in &self.options {
+            tag(name, value);
+        }
         tag("Players", &self.seats.len().to_string());
         for (i, (player, strategy)) in self.seats.iter().enumerate() {
             tag(&format!("Player{}", i + 1), player);
@@ -201,6 +216,13 @@ pub fn parse(text: &str) -> Result<DiceRecord, String> {
     let tag = |key: &str| tags.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
     record.variant = tag("Variant").ok_or("the record has no Variant tag")?.to_string();
     record.fen = tag("FEN").ok_or("the record has no FEN tag")?.to_string();
+    // The rule options' tags, by the names every game's options have; the replay checks them.
+    let options = crate::variants::rule_options();
+    record.options = tags
+        .iter()
+        .filter(|(key, _)| options.iter().any(|o| o.name == key))
+        .map(|(key, value)| (key.clone(), value.clone()))
+        .collect();
     if let Some(result) = tag("Result").filter(|r| *r != record.result) {
         return Err(format!("the Result tag says {result}, the result token {}", record.result));
     }

@@ -22,6 +22,7 @@ pub(super) fn open(text: &str, index: usize) -> Result<(Opened, Vec<String>), St
     let steps = record.events.split_whitespace().map(super::Played::bare).collect();
     let opened = Opened {
         variant: record.variant.clone(),
+        options: record.options.iter().map(|(name, value)| (name.clone(), value.clone())).collect(),
         fen: Some(record.start.clone()),
         seed: Some(seed),
         steps,

@@ -79,6 +79,8 @@ impl Seat {
 pub struct Saved<'a> {
     /// The variant.
     pub variant: &'static str,
+    /// The rule options that differ from the variant's defaults.
+    pub options: &'a [(String, String)],
     /// The start position.
     pub start: &'a str,
     /// The seed of the dice.
@@ -101,6 +103,8 @@ pub struct Saved<'a> {
 pub struct Opened {
     /// The variant.
     pub variant: String,
+    /// The rule options the game was played under (those that differ from the defaults).
+    pub options: Vec<(String, String)>,
     /// The start position (`None`: the variant's).
     pub fen: Option<String>,
     /// The seed of the dice (`None`: drawn from the clock).

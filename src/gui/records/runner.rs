@@ -16,7 +16,7 @@ pub(super) fn write(game: &Saved) -> String {
     let settings = |seat: usize| {
         if game.seats[seat].is_human() { "human".to_string() } else { format!("movetime={}", game.movetime) }
     };
-    let first = view(game.variant, Some(game.start), &[]).map_or(0, |start| start.to_move);
+    let first = view(game.variant, game.options, Some(game.start), &[]).map_or(0, |start| start.to_move);
     let result = position.result.as_deref();
     let record = GameRecord {
         variant: game.variant,
@@ -82,7 +82,8 @@ pub(super) fn open(text: &str, index: usize) -> Result<(Opened, Vec<String>), St
     let record = records.get(index).ok_or_else(|| format!("the file has {} games", records.len()))?;
     let variant = record.tag("Variant").unwrap_or(crate::variants::DEFAULT_VARIANT);
     let fen = record.tag("FEN").map(str::to_string);
-    view(variant, fen.as_deref(), &record.moves).map_err(|e| format!("game {}: {e}", index + 1))?;
+    // A board game's record has no rule options: board games have none.
+    view(variant, &[], fen.as_deref(), &record.moves).map_err(|e| format!("game {}: {e}", index + 1))?;
     let ending = ending_of(record.tag("Reason").unwrap_or(""), &record.result);
     let steps = record
         .moves
@@ -90,7 +91,7 @@ pub(super) fn open(text: &str, index: usize) -> Result<(Opened, Vec<String>), St
         .zip(&record.comments)
         .map(|(text, comment)| played(text, comment.as_deref()))
         .collect();
-    Ok((Opened { variant: variant.to_string(), fen, seed: None, steps, ending }, titles))
+    Ok((Opened { variant: variant.to_string(), options: Vec::new(), fen, seed: None, steps, ending }, titles))
 }
 
 /// The end a record's `Reason` (and result) gives that no replay can see: a draw by the

@@ -20,7 +20,7 @@
 //! started: a failed restart or `isready`).
 
 use super::{Category, Expected, MatchRecord, Outcome};
-use crate::game::{Node, Params, Rules, rules};
+use crate::game::{Node, Params, RuleOption, Rules, rules};
 use crate::tools::matches::referee::dice::DiceStream;
 use crate::tools::matches::referee::{Log, Refereed, timing::MoveTiming};
 use crate::variants::Variant;
@@ -182,6 +182,21 @@ impl MatchRecord for DiceRecord {
                 "stream {} rotation {}, where this match has stream {stream} rotation {rotation}",
                 self.stream, self.rotation
             ));
+        }
+        // An option missing from the record was played at its default (records written before
+        // the options existed have none).
+        let differs = |&(option, value): &(&RuleOption, &str)| {
+            self.options.get(option.name).map_or(value != option.default_value(), |v| v != value)
+        };
+        let unknown = self.options.keys().find(|name| !expected.options.iter().any(|(o, _)| o.name == *name));
+        if let Some((option, value)) = expected.options.iter().find(|o| differs(o)) {
+            return Err(format!(
+                "options {:?}, where this match plays {} {value}",
+                self.options, option.name
+            ));
+        }
+        if let Some(name) = unknown {
+            return Err(format!("option {name}, which this game does not have"));
         }
         let dice = format!("{:016x}", expected.dice_seed);
         if self.dice != dice {

@@ -17,7 +17,7 @@ pub use pgn::{
 };
 
 use super::referee::{Log, timing::MoveTiming};
-use crate::game::Rules;
+use crate::game::{RuleOption, Rules};
 use crate::variants::Variant;
 
 /// What the tally counts of a finished game, in every encoding.
@@ -58,6 +58,8 @@ pub struct Expected {
     pub start: String,
     /// The settings of each seat's engine, seat 0 first.
     pub settings: Vec<String>,
+    /// The rule options of the match, every one of the variant's with its value.
+    pub options: Vec<(&'static RuleOption, &'static str)>,
 }
 
 /// A finished game in a record file's encoding.

@@ -30,7 +30,7 @@ use super::record::{Expected, MatchRecord};
 use super::referee::{self, GameId, Player, dice};
 use super::report::{Heading, Tally};
 use crate::client::Engine;
-use crate::game::Rules;
+use crate::game::{Params, Rules};
 use crate::variants::Variant;
 use driver::Driver;
 use family::{Family, Plan};
@@ -116,6 +116,11 @@ fn expected<G: Rules>(plan: &Plan<G>, variant: Variant<G>, number: u64) -> Expec
         dice_seed: dice::stream_seed(plan.seed, deal),
         start: plan.deal(deal).fen(),
         settings,
+        options: G::Params::RULE_OPTIONS
+            .iter()
+            .zip(variant.params.option_values())
+            .map(|(o, (_, v))| (o, v))
+            .collect(),
     }
 }
 
