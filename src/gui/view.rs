@@ -410,27 +410,44 @@ mod tests {
     }
 
     #[test]
+    fn rule_options_are_made_canonical_and_checked_for_the_seats() {
+        let given = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()
+        };
+        let settings = rule_settings("cantstop", &given(&[("columns_to_win", "4"), ("CantStopVariant", "none")]));
+        assert_eq!(settings, Ok(given(&[("ColumnsToWin", "4")])), "names canonical, defaults left out");
+        assert!(rule_settings("impasse", &given(&[("ColumnsToWin", "4")])).unwrap_err().contains("no rule options"));
+        let four = given(&[("ColumnsToWin", "4")]);
+        assert_eq!(start_fen("cantstop", &four, 3, None), Ok("p3 00000000000/00000000000/00000000000 - 1 r".into()));
+        assert!(start_fen("cantstop", &four, 4, None).unwrap_err().contains("not offered for 4 players"));
+        // Under skip, two players' markers never share a space (the contract's rejection).
+        let skip = given(&[("CantStopVariant", "skip")]);
+        assert!(view("cantstop", &skip, Some("p2 00030000000/00030000000 - 1 r"), &[]).is_err());
+        assert!(view("cantstop", &[], Some("p2 00030000000/00030000000 - 1 r"), &[]).is_ok());
+    }
+
+    #[test]
     fn views_follow_the_rules_of_each_variant() {
-        let start = view("dipole", None, &[]).unwrap();
+        let start = view("dipole", &[], None, &[]).unwrap();
         assert_eq!(start.fen, "3,b12,4/8/8/8/8/8/8/4,w12,3 w");
         assert_eq!((names(&start).0, start.legal.len(), start.result), ("white", 19, None));
-        let after = view("impasse", None, &["d2f4".to_string()]).unwrap();
+        let after = view("impasse", &[], None, &["d2f4".to_string()]).unwrap();
         assert_eq!(names(&after).0, "black");
-        let error = view("impasse", None, &["d2f4".to_string(), "d2f4".to_string()]).unwrap_err();
+        let error = view("impasse", &[], None, &["d2f4".to_string(), "d2f4".to_string()]).unwrap_err();
         assert!(error.starts_with("move 2: illegal move 'd2f4'"), "{error}");
-        assert!(view("impasse", Some("8/8 w"), &[]).unwrap_err().contains("ranks"));
-        let over = view("dipole", Some("8/8/8/8/8/8/8/b1,7 b"), &[]).unwrap();
+        assert!(view("impasse", &[], Some("8/8 w"), &[]).unwrap_err().contains("ranks"));
+        let over = view("dipole", &[], Some("8/8/8/8/8/8/8/b1,7 b"), &[]).unwrap();
         assert_eq!((names(&over).1, over.legal.len(), over.draw), (Some("black"), 0, None));
         assert!(over.result.unwrap().contains("black has won"));
     }
 
     #[test]
     fn hexdame_captures_are_compulsory_and_a_won_game_names_its_winner() {
-        let start = view("hexdame", None, &[]).unwrap();
+        let start = view("hexdame", &[], None, &[]).unwrap();
         assert_eq!(start.legal.len(), 15);
-        let after = view("hexdame", None, &texts(&["d4-e5"])).unwrap();
+        let after = view("hexdame", &[], None, &texts(&["d4-e5"])).unwrap();
         assert_eq!(after.legal, ["f6xd4"]);
-        let won = view("hexdame", Some("W:Wg7:Bh8"), &texts(&["g7xi9"])).unwrap();
+        let won = view("hexdame", &[], Some("W:Wg7:Bh8"), &texts(&["g7xi9"])).unwrap();
         assert_eq!((names(&won).1, won.draw, won.legal.len()), (Some("white"), None, 0));
     }
 
@@ -438,15 +455,15 @@ mod tests {
     fn the_third_occurrence_draws_and_nothing_may_follow() {
         // docs/rules/hexdame.md, example 13: drawn after ply 8, not 7.
         let moves = texts(&["a1-a2", "i9-i8", "a2-a1", "i8-i9", "a1-a2", "i9-i8", "a2-a1", "i8-i9"]);
-        let seven = view("hexdame", Some("W:WKa1:BKi9"), &moves[..7]).unwrap();
+        let seven = view("hexdame", &[], Some("W:WKa1:BKi9"), &moves[..7]).unwrap();
         assert_eq!((seven.result.as_deref(), seven.draw), (None, None));
-        let drawn = view("hexdame", Some("W:WKa1:BKi9"), &moves).unwrap();
+        let drawn = view("hexdame", &[], Some("W:WKa1:BKi9"), &moves).unwrap();
         assert_eq!(drawn.result.as_deref(), Some("draw by threefold repetition"));
         assert_eq!((names(&drawn).1, names(&drawn).2, drawn.legal.len()), (None, Some("repetition"), 0));
         assert_eq!(drawn.history.len(), 9);
         let mut more = moves.clone();
         more.push("a1-a2".to_string());
-        let error = view("hexdame", Some("W:WKa1:BKi9"), &more).unwrap_err();
+        let error = view("hexdame", &[], Some("W:WKa1:BKi9"), &more).unwrap_err();
         assert!(error.starts_with("move 9: the game is already over: draw by threefold"), "{error}");
     }
 
@@ -474,15 +491,15 @@ mod tests {
             moves.push(mv.to_string());
             game.play(mv);
         }
-        let open = view("hexdame", Some("W:WKa1:BKi9"), &moves).unwrap();
+        let open = view("hexdame", &[], Some("W:WKa1:BKi9"), &moves).unwrap();
         assert_eq!((open.result, open.draw), (None, None));
-        let capped = view_capped("hexdame", Some("W:WKa1:BKi9"), &moves, true).unwrap();
+        let capped = view_capped("hexdame", &[], Some("W:WKa1:BKi9"), &moves, true).unwrap();
         assert_eq!((names(&capped).2, capped.legal.len()), (Some("draw cap"), 0));
         assert!(capped.result.unwrap().contains("50 plies in a row"));
-        let before = view_capped("hexdame", Some("W:WKa1:BKi9"), &moves[..49], true).unwrap();
+        let before = view_capped("hexdame", &[], Some("W:WKa1:BKi9"), &moves[..49], true).unwrap();
         assert_eq!(before.draw, None);
         // Games that always end have no cap.
-        assert_eq!(view_capped("impasse", None, &[], true).unwrap().draw, None);
+        assert_eq!(view_capped("impasse", &[], None, &[], true).unwrap().draw, None);
     }
 
     const START: &str = "p2 00000000000/00000000000 - 1 r";
@@ -490,12 +507,12 @@ mod tests {
     #[test]
     fn a_turn_is_replayed_with_its_choices_and_its_stop() {
         // docs/rules/cantstop.md, example 1.
-        let start = view("cantstop", Some(START), &[]).unwrap();
+        let start = view("cantstop", &[], Some(START), &[]).unwrap();
         assert_eq!((start.node, start.to_move + 1, start.legal.len()), (Node::Chance, 1, 0));
-        let rolled = view("cantstop", Some(START), &texts(&["r1546"])).unwrap();
+        let rolled = view("cantstop", &[], Some(START), &texts(&["r1546"])).unwrap();
         assert_eq!((rolled.node, rolled.legal.clone()), (Node::Decision, texts(&["5.11", "6.10", "7.9"])));
         let turn = texts(&["r1546", "6.10", "roll", "r2435", "6.8", "stop"]);
-        let after = view("cantstop", Some(START), &turn).unwrap();
+        let after = view("cantstop", &[], Some(START), &turn).unwrap();
         assert_eq!(after.fen, "p2 00002010100/00000000000 - 2 r");
         assert!(after.events.iter().all(|e| e.player == 1 && !e.bust));
         let rolls: Vec<bool> = after.events.iter().map(|e| e.roll).collect();
@@ -507,35 +524,35 @@ mod tests {
     fn a_bust_is_marked_on_its_roll_and_a_win_ends_the_game() {
         // Example 2: 2-4-5-5 busts; the turn passes with the roll.
         let fen = "p2 01002030000/00000000000 3:2,6:11,8:4 1 r";
-        let bust = view("cantstop", Some(fen), &texts(&["r2455"])).unwrap();
+        let bust = view("cantstop", &[], Some(fen), &texts(&["r2455"])).unwrap();
         assert_eq!(bust.events, [EventInfo { player: 1, roll: true, bust: true }]);
         assert_eq!((bust.to_move + 1, bust.node), (2, Node::Chance));
         // Example 5: the stop wins the game; nothing may follow.
         let won = "p3 30000500003/00000500000/00000000000 7:13 1 s";
-        let over = view("cantstop", Some(won), &texts(&["stop"])).unwrap();
+        let over = view("cantstop", &[], Some(won), &texts(&["stop"])).unwrap();
         assert_eq!(
             (over.winner.map(|w| w + 1), over.node, over.result.as_deref()),
             (Some(1), Node::Over, Some("player 1 has won"))
         );
-        let error = view("cantstop", Some(won), &texts(&["stop", "r1111"])).unwrap_err();
+        let error = view("cantstop", &[], Some(won), &texts(&["stop", "r1111"])).unwrap_err();
         assert!(error.starts_with("event 2 (r1111): "), "{error}");
     }
 
     #[test]
     fn starts_rolls_and_strategies_come_from_the_rules() {
-        assert_eq!(start_fen("cantstop", 2, None).unwrap(), START);
-        assert!(start_fen("cantstop", 4, None).unwrap().starts_with("p4 "));
-        assert!(start_fen("cantstop", 5, None).unwrap_err().contains("2 to 4 players"));
-        assert!(start_fen("cantstop", 3, Some(START)).unwrap_err().contains("2 players"));
-        assert!(start_fen("cantstop", 2, Some("p2 nonsense")).is_err());
+        assert_eq!(start_fen("cantstop", &[], 2, None).unwrap(), START);
+        assert!(start_fen("cantstop", &[], 4, None).unwrap().starts_with("p4 "));
+        assert!(start_fen("cantstop", &[], 5, None).unwrap_err().contains("2 to 4 players"));
+        assert!(start_fen("cantstop", &[], 3, Some(START)).unwrap_err().contains("2 players"));
+        assert!(start_fen("cantstop", &[], 2, Some("p2 nonsense")).is_err());
         // A board game has two seats.
-        assert!(start_fen("impasse", 3, None).unwrap_err().contains("2 to 2 players"));
+        assert!(start_fen("impasse", &[], 3, None).unwrap_err().contains("2 to 2 players"));
         // Value 0 is the first elementary outcome, all ones; the dice follow the value.
-        assert_eq!(roll("cantstop", START, 0).unwrap(), "r1111");
-        assert_eq!(roll("cantstop", START, 1295).unwrap(), "r6666");
-        assert_eq!(roll("cantstop", START, 1296).unwrap(), "r1111");
-        assert!(roll("cantstop", "p2 00000000000/00000000000 6:1 1 s", 0).is_err());
-        assert!(roll("impasse", &start_fen("impasse", 2, None).unwrap(), 0).is_err());
+        assert_eq!(roll("cantstop", &[], START, 0).unwrap(), "r1111");
+        assert_eq!(roll("cantstop", &[], START, 1295).unwrap(), "r6666");
+        assert_eq!(roll("cantstop", &[], START, 1296).unwrap(), "r1111");
+        assert!(roll("cantstop", &[], "p2 00000000000/00000000000 6:1 1 s", 0).is_err());
+        assert!(roll("impasse", &[], &start_fen("impasse", &[], 2, None).unwrap(), 0).is_err());
         let dice = capabilities("cantstop").unwrap();
         assert_eq!(dice.strategies[0], "search");
         assert!(dice.strategies.contains(&"greedy"));
@@ -547,13 +564,13 @@ mod tests {
 
     #[test]
     fn the_page_reads_each_familys_own_fields() {
-        let board = view("dipole", None, &[]).unwrap().page();
+        let board = view("dipole", &[], None, &[]).unwrap().page();
         assert_eq!(
             (&board["to_move"], &board["winner"], &board["draw"]),
             (&json!("white"), &Value::Null, &Value::Null)
         );
         assert!(board["legal"].is_array() && board.get("next").is_none());
-        let dice = view("cantstop", Some(START), &texts(&["r1546"])).unwrap().page();
+        let dice = view("cantstop", &[], Some(START), &texts(&["r1546"])).unwrap().page();
         assert_eq!(
             (&dice["to_move"], &dice["next"], &dice["players"]),
             (&json!(1), &json!("decision"), &json!(2))

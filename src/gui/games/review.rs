@@ -449,7 +449,7 @@ mod tests {
 
     #[test]
     fn a_finished_games_last_position_is_scored_by_its_result() {
-        let over = |fen: &str| final_score(&view("dipole", Some(fen), &[]).unwrap());
+        let over = |fen: &str| final_score(&view("dipole", &[], Some(fen), &[]).unwrap());
         // White has captured Black's last stack: Black, to move, has lost.
         assert_eq!(over("8/8/8/8/3,w1,4/8/8/8 b").as_deref(), Some("mate 0"));
         // White has moved his own last checkers off: Black, to move, has won.

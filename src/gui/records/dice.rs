@@ -250,6 +250,7 @@ mod tests {
     fn sample() -> DiceRecord {
         let events = ["r1546", "6.10", "roll", "r2435", "6.8", "stop", "r2455", "7", "roll"];
         DiceRecord {
+            options: Vec::new(),
             variant: "cantstop".to_string(),
             fen: "p2 00000000000/00000000000 - 1 r".to_string(),
             seed: Some(1234),
