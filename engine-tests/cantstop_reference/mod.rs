@@ -4,7 +4,9 @@
 //! This module exists to check the engine's implementation, so it shares nothing with it: it was
 //! written from the rules contract alone (`cantstop.md`, with its perft and no-bust tables), without
 //! reading any of the engine's code, and has its own position, FEN reader and writer, event
-//! notation and perft. It covers the base game only (3 columns to win, no variant A or B). It is
+//! notation and perft. It covers the base game and the contract's optional variants (columns to
+//! win 4 or 5, variant A "skip", variant B "must roll"; see `options.rs`), which a position
+//! carries: `Position::parse` is the base game, `Position::parse_with` any offered options. It is
 //! meant to be obviously correct rather than fast:
 //!
 //! * a position is a plain record: each player's 11 coloured markers (0 = none, else the space),
@@ -20,7 +22,9 @@
 //! * a roll whose choice set is empty is a bust, applied with the roll: the neutral markers come
 //!   off and the next player is to roll; `stop` replaces each neutral marker by the mover's
 //!   coloured marker, removes the other players' markers from the columns it wins, and passes the
-//!   turn; the game is over once a player has won 3 or more columns;
+//!   turn; the game is over once a player has won 3 (W) or more columns;
+//! * under skip, each advance (placing or moving up) lands by the skip rule; under must-roll,
+//!   phase s has only `roll` while a neutral marker stands on another player's coloured marker;
 //! * perft counts event sequences, with the 126 roll events (non-decreasing dice) of a roll phase;
 //! * every event is played on a fresh copy of the position.
 //!
@@ -33,13 +37,18 @@
 
 use std::collections::BTreeSet;
 
+mod options;
+// Each including target uses only part of the API.
+#[allow(unused_imports)]
+pub use options::{Options, Variant};
+
 /// The two-player start position (`startpos`), exactly as written in the contract.
 pub const START_FEN: &str = "p2 00000000000/00000000000 - 1 r";
 
 /// The number of spaces of columns 2 to 12 ("Equipment and players").
 pub const COLUMN_LENGTHS: [u8; 11] = [3, 5, 7, 9, 11, 13, 11, 9, 7, 5, 3];
 
-/// Columns a player must have won to win the game (base game).
+/// Columns a player must have won to win the game (base game; `Options::columns_to_win` else).
 pub const COLUMNS_TO_WIN: usize = 3;
 
 /// The number of spaces of `column` (2..=12); its top is that space.
@@ -115,6 +124,8 @@ pub struct Position {
     /// The player to move, 1-based.
     to_move: usize,
     phase: Phase,
+    /// The options in force (not part of the FEN).
+    options: Options,
 }
 
 /// The character of a marker's space: `0`-`9`, then `a`=10 ... `d`=13.
@@ -162,9 +173,18 @@ fn parse_choice(event: &str) -> Result<Vec<u8>, String> {
 }
 
 impl Position {
-    /// Reads a FEN, rejecting each kind of position listed under "Rejected positions" with an
-    /// error that starts with `rule K:` (K = 1..9, the contract's numbering) and names the problem.
+    /// Reads a FEN of the base game, rejecting each kind of position listed under "Rejected
+    /// positions" with an error that starts with `rule K:` (K = 1..9, the contract's numbering) and
+    /// names the problem.
     pub fn parse(fen: &str) -> Result<Position, String> {
+        Position::parse_with(fen, &Options::base())
+    }
+
+    /// Reads a FEN checked under `options`: "a position is checked under the options in force".
+    /// Rules 8 and 9 use W for 3 and W + 2 for 5; options not offered for the FEN's player count
+    /// and the variants' own rejections give errors starting with `options:`.
+    pub fn parse_with(fen: &str, options: &Options) -> Result<Position, String> {
+        let options = *options;
         let fields: Vec<&str> = fen.split_whitespace().collect();
         // Rule 1: the shape.
         if fields.len() != 5 {
@@ -204,6 +224,8 @@ impl Position {
             }
             markers.push(line);
         }
+        // The options must be offered for this player count.
+        options.offered_for(players)?;
         // Rule 2: a marker above its column's top.
         for (k, line) in markers.iter().enumerate() {
             for column in 2..=12u8 {
@@ -278,7 +300,7 @@ impl Position {
             return Err(format!("rule 5: {} neutral markers, at most 3", neutral.len()));
         }
         neutral.sort();
-        let pos = Position { players, markers, neutral, to_move, phase };
+        let pos = Position { players, markers, neutral, to_move, phase, options };
         for &(column, space) in &pos.neutral {
             if let Some(w) = pos.column_winner(column) {
                 return Err(format!("rule 5: a neutral marker is in column {column}, won by player {w}"));
@@ -300,24 +322,25 @@ impl Position {
         if pos.phase == Phase::RollOrStop && pos.neutral.is_empty() {
             return Err("rule 6: phase s with no neutral markers".to_string());
         }
+        // The options section: shared spaces under either variant, and under skip a neutral
+        // marker on another player's coloured marker.
+        pos.check_variant_rules()?;
         // Rule 7: phase c with dice that bust.
         if let Phase::Choose(dice) = pos.phase
             && pos.choices_for_dice(dice).is_empty()
         {
             return Err(format!("rule 7: phase c with dice {dice:?}, which leave no choice (a bust)"));
         }
-        // Rule 8: won columns.
-        let big: Vec<usize> = (1..=players).filter(|&p| pos.won_columns(p).len() >= COLUMNS_TO_WIN).collect();
+        // Rule 8: won columns ("rules 8 and 9 ... use W for 3 and W + 2 for 5").
+        let w = options.win();
+        let big: Vec<usize> = (1..=players).filter(|&p| pos.won_columns(p).len() >= w).collect();
         if big.len() >= 2 {
-            return Err(format!("rule 8: players {big:?} have each won {COLUMNS_TO_WIN} or more columns"));
+            return Err(format!("rule 8: players {big:?} have each won {w} or more columns"));
         }
         for p in 1..=players {
             let won = pos.won_columns(p).len();
-            if won > COLUMNS_TO_WIN + 2 {
-                return Err(format!(
-                    "rule 8: player {p} has won {won} columns, more than {}",
-                    COLUMNS_TO_WIN + 2
-                ));
+            if won > w + 2 {
+                return Err(format!("rule 8: player {p} has won {won} columns, more than {}", w + 2));
             }
         }
         // Rule 9: a finished game.
@@ -382,9 +405,10 @@ impl Position {
         (2..=12).filter(|&c| self.column_winner(c) == Some(player)).collect()
     }
 
-    /// The player who has won 3 or more columns: the winner, once the game is over.
+    /// The player who has won W (3 in the base game) or more columns: the winner, once the game
+    /// is over.
     pub fn winner(&self) -> Option<usize> {
-        (1..=self.players).find(|&p| self.won_columns(p).len() >= COLUMNS_TO_WIN)
+        (1..=self.players).find(|&p| self.won_columns(p).len() >= self.options.win())
     }
 
     fn next_player(&self) -> usize {
@@ -404,14 +428,16 @@ impl Position {
     }
 
     /// "Advancing in column c": move its neutral marker up one space, or place one just above the
-    /// mover's coloured marker (space 1 if he has none). Only called when c is usable.
+    /// mover's coloured marker (space 1 if he has none); under skip, on to the space the skip rule
+    /// gives ("This applies both to placing and to moving up"). Only called when c is usable, so
+    /// each advance of a doubled sum lands by the skip rule in turn.
     fn advance(&self, neutral: &mut Vec<(u8, u8)>, column: u8) {
         assert!(self.usable(neutral, column), "advance in unusable column {column}");
         match neutral.iter_mut().find(|(c, _)| *c == column) {
-            Some(marker) => marker.1 += 1,
+            Some(marker) => marker.1 = self.landing(column, marker.1 + 1),
             None => {
                 let own = self.marker(self.to_move, column);
-                neutral.push((column, own + 1));
+                neutral.push((column, self.landing(column, own + 1)));
                 neutral.sort();
             }
         }
@@ -481,6 +507,8 @@ impl Position {
         match self.phase {
             Phase::Roll => all_rolls().into_iter().map(roll_token).collect(),
             Phase::Choose(dice) => self.choices_for_dice(dice),
+            // Must-roll: "`stop` is not allowed, and `roll` is the only event".
+            Phase::RollOrStop if self.stop_refused().is_some() => vec!["roll".to_string()],
             Phase::RollOrStop => vec!["roll".to_string(), "stop".to_string()],
         }
     }
@@ -520,6 +548,9 @@ impl Position {
             Phase::RollOrStop => match event {
                 "roll" => next.phase = Phase::Roll,
                 "stop" => {
+                    if let Some(why) = self.stop_refused() {
+                        return Err(format!("phase s: {why}"));
+                    }
                     let mover = self.to_move - 1;
                     for &(column, space) in &self.neutral {
                         next.markers[mover][(column - 2) as usize] = space;
