@@ -70,7 +70,7 @@ fn referee(record: &DiceRecord) {
     let start = reference::start_fen(record.players);
     assert_eq!(record.start, start);
     let mut dice = SplitMix64(u64::from_str_radix(&record.dice, 16).unwrap());
-    let mut position = reference::Position::parse(&start).unwrap();
+    let mut position = reference::Position::parse_with(&start, &reference_options(record)).unwrap();
     let mut turns = 0;
     for token in record.events.split_whitespace() {
         assert_eq!(position.winner(), None, "game {}: '{token}' after the end", record.game);
@@ -111,6 +111,18 @@ fn referee(record: &DiceRecord) {
     }
     // The runner's own replay agrees.
     assert_eq!(record.replay(), Ok(position.to_fen()));
+}
+
+/// The rule options of a record, for the reference (an option not written has its default).
+fn reference_options(record: &DiceRecord) -> reference::Options {
+    let w = record.options.get("ColumnsToWin").map_or(3, |w| w.parse().unwrap());
+    let variant = match record.options.get("CantStopVariant").map(String::as_str) {
+        None | Some("none") => reference::Variant::None,
+        Some("skip") => reference::Variant::Skip,
+        Some("mustroll") => reference::Variant::MustRoll,
+        Some(other) => panic!("game {}: variant {other}", record.game),
+    };
+    reference::Options::new(record.players, w, variant).unwrap()
 }
 
 /// Reads the records of a file and referees every one.
@@ -191,6 +203,69 @@ fn a_two_player_match_adds_up_with_elo_and_replays() {
     assert_eq!(penta, 6);
     assert!(summary["elo"]["los"].is_number(), "{summary}");
     assert!(number(&engine(&summary, "rule28")["wins"]) > 6, "rule28 beats random: {summary}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A match under the rulebook's options: sent to every engine, written in every record, and
+/// refereed by the reference under them (the winners have won 4 columns); a combination the
+/// contract does not offer for the players is refused before any engine starts.
+#[test]
+fn a_match_under_rule_options_plays_records_and_replays_them() {
+    let dir = temp_dir("options");
+    let record = dir.join("games.jsonl");
+    let mut args: Vec<String> = vec!["--engine1".into()];
+    args.extend(fixed("rule28", "rule28"));
+    args.push("--engine2".into());
+    args.extend(fixed("greedy", "greedy"));
+    args.extend(
+        [
+            "--games",
+            "6",
+            "--seed",
+            "9",
+            "--option",
+            "ColumnsToWin=4",
+            "--option",
+            "cantstopvariant=skip",
+            "--pgn",
+        ]
+        .map(String::from),
+    );
+    args.push(record.to_str().unwrap().into());
+    let out = dice_match(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let games = records(&record);
+    assert_eq!(games.len(), 6);
+    for game in &games {
+        let options: Vec<(&str, &str)> = game.options.iter().map(|(n, v)| (n.as_str(), v.as_str())).collect();
+        assert_eq!(options, [("CantStopVariant", "skip"), ("ColumnsToWin", "4")], "game {}", game.game);
+        assert!(
+            game.settings.iter().all(|s| s.contains("option.ColumnsToWin=4 option.CantStopVariant=skip"))
+        );
+        if let Some(winner) = game.winner() {
+            let mut position =
+                reference::Position::parse_with(&game.start, &reference_options(game)).unwrap();
+            for token in game.events.split_whitespace() {
+                position = position.play(token).unwrap();
+            }
+            assert_eq!(position.won_columns(winner + 1).len(), 4, "game {}", game.game);
+        }
+    }
+    let refused = dice_match(&[
+        "--players",
+        "4",
+        "--option",
+        "ColumnsToWin=4",
+        "--engine1",
+        STEERE,
+        "depth=1",
+        "--engine2",
+        STEERE,
+        "depth=1",
+    ]);
+    assert!(!refused.status.success());
+    let error = text(&refused.stderr);
+    assert!(error.contains("--option: 4 columns to win is not offered for 4 players"), "{error}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -414,11 +414,19 @@ mod tests {
         let given = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
             pairs.iter().map(|(n, v)| (n.to_string(), v.to_string())).collect()
         };
-        let settings = rule_settings("cantstop", &given(&[("columns_to_win", "4"), ("CantStopVariant", "none")]));
+        let settings =
+            rule_settings("cantstop", &given(&[("columns_to_win", "4"), ("CantStopVariant", "none")]));
         assert_eq!(settings, Ok(given(&[("ColumnsToWin", "4")])), "names canonical, defaults left out");
-        assert!(rule_settings("impasse", &given(&[("ColumnsToWin", "4")])).unwrap_err().contains("no rule options"));
+        assert!(
+            rule_settings("impasse", &given(&[("ColumnsToWin", "4")]))
+                .unwrap_err()
+                .contains("no rule options")
+        );
         let four = given(&[("ColumnsToWin", "4")]);
-        assert_eq!(start_fen("cantstop", &four, 3, None), Ok("p3 00000000000/00000000000/00000000000 - 1 r".into()));
+        assert_eq!(
+            start_fen("cantstop", &four, 3, None),
+            Ok("p3 00000000000/00000000000/00000000000 - 1 r".into())
+        );
         assert!(start_fen("cantstop", &four, 4, None).unwrap_err().contains("not offered for 4 players"));
         // Under skip, two players' markers never share a space (the contract's rejection).
         let skip = given(&[("CantStopVariant", "skip")]);
