@@ -56,6 +56,7 @@ impl Page {
              document.getElementById('pace').value = '0';\
              document.getElementById('seed').value = '{seed}';\
              document.getElementById('setup-fen').value = '';\
+             document.querySelectorAll('#rule-options .rule-option').forEach(s => {{ s.value = s.options[0].value; }});\
              const seats = document.querySelectorAll('#dice-seats .seat');",
             seats.len()
         );
@@ -457,4 +458,32 @@ async fn touch_preview_skip_and_levels(page: &mut Page) {
     let seats = page.text_of("seats").await;
     assert!(seats.contains("Player 2: steere (level 3)"), "{seats}");
     page.shot("engine-level-in-seats").await;
+
+    // The rulebook's options: a select each in the form (none for a board game), sent with
+    // the game, shown beside the seed; refused for seats the contract does not offer them to.
+    let names = "return [...document.querySelectorAll('#rule-options .rule-option')].filter(s => s.offsetParent !== null).map(s => s.dataset.option);";
+    assert_eq!(page.js(names).await, json!(["ColumnsToWin", "CantStopVariant"]));
+    page.js("document.querySelector('[data-option=ColumnsToWin]').value = '4'; document.querySelector('[data-option=CantStopVariant]').value = 'skip';")
+        .await;
+    page.click("#start").await;
+    let before = page.next_game(game["id"].as_u64().unwrap()).await;
+    let game = server_game(page.gui, before);
+    assert_eq!(game["options"], json!({"ColumnsToWin": "4", "CantStopVariant": "skip"}), "{game}");
+    let line = page.text_of("seed-line").await;
+    assert!(line.contains("rules: ColumnsToWin 4, CantStopVariant skip"), "{line}");
+    let seats = page.text_of("seats").await;
+    assert!(seats.contains(" of 4 won") && !seats.contains(" of 3 won"), "{seats}");
+    page.shot("rule-options-chosen").await;
+    page.js(
+        "const n = document.getElementById('players'); n.value = '4'; n.dispatchEvent(new Event('change'));",
+    )
+    .await;
+    page.click("#start").await;
+    page.until("!document.getElementById('error').hidden", "the refusal").await;
+    let error = page.text_of("error").await;
+    assert!(error.contains("4 columns to win is not offered for 4 players"), "{error}");
+    page.shot("rule-options-refused").await;
+    let impasse = "const v = document.getElementById('variant'); v.value = 'impasse'; v.dispatchEvent(new Event('change'));";
+    page.js(impasse).await;
+    assert_eq!(page.js(names).await, json!([]), "Impasse has no rule options");
 }

@@ -58,6 +58,7 @@ const blackToMove = (fen) => fen.endsWith(" b") || fen.startsWith("B:");
 const state = {
   setup: null,
   game: null, // the server's snapshot
+  formError: null, // why the last new game was refused, until one starts
   shown: null, // the ply shown (null: the last)
   flipped: false,
   selected: [], // squares clicked toward a move
@@ -79,8 +80,17 @@ async function api(path, body) {
 }
 
 function showError(message) {
-  $("error").hidden = !message;
-  $("error").textContent = message || "";
+  // A refused new game stays said until a game is started: the game still shown keeps
+  // sending its states, and each would otherwise clear it.
+  const text = message || state.formError;
+  $("error").hidden = !text;
+  $("error").textContent = text || "";
+}
+
+/// Says why the new game was refused (kept over the running game's states, see showError).
+function showFormError(message) {
+  state.formError = message;
+  showError(message);
 }
 
 /// Takes a state of the game shown. A state can arrive late: a move's answer after the
@@ -122,6 +132,7 @@ function linkTo(id) {
 /// Shows `game` in the tab instead of the one it showed: from its last position, nothing
 /// half-made kept.
 function show(game) {
+  state.formError = null;
   state.game = null;
   state.version = 0;
   state.moves = null;
@@ -221,7 +232,9 @@ function render() {
   if (isDice(g)) {
     $("fen").value = fen;
     // The rule options differing from the defaults: the FEN does not show them.
-    const options = Object.entries(g.options || {}).map(([name, value]) => `${name} ${value}`);
+    // In the order of the variant's options (the form's), which a JSON object does not keep.
+    const declared = (variantInfo(g.variant) || {}).options || [];
+    const options = declared.filter((o) => g.options && g.options[o.name]).map((o) => `${o.name} ${g.options[o.name]}`);
     const rules = options.length ? `; rules: ${options.join(", ")}` : "";
     $("seed-line").textContent = `Seed ${g.seed} (the same seed and choices give the same dice)${rules}`;
     showError(g.error);
@@ -702,7 +715,7 @@ async function newGame(event) {
     $("record-games").hidden = true; // the record chooser belongs to the record's games
     show(game);
   } catch (e) {
-    showError(e.message);
+    showFormError(e.message);
   }
 }
 

@@ -168,9 +168,16 @@ function csDrawDice(svg, dice, bust, rolled) {
   });
 }
 
+/// The columns a player must win in the game shown: its `ColumnsToWin` option, else 3.
+function csColumnsToWin() {
+  const options = (state.game && state.game.options) || {};
+  return Number(options.ColumnsToWin) || 3;
+}
+
 /// The player to move (or the winner), top right: a disc of his colour with his number.
 function csDrawTurn(svg, pos) {
-  const won = pos.spaces.findIndex((row) => row.filter((s, i) => s === CS_HEIGHTS[i]).length >= 3) + 1;
+  const need = csColumnsToWin();
+  const won = pos.spaces.findIndex((row) => row.filter((s, i) => s === CS_HEIGHTS[i]).length >= need) + 1;
   const player = won || pos.toMove;
   const x = 93, y = 10;
   csElement(svg, "circle", { cx: x, cy: y, r: 5, class: `cs-turn cs-p${player}` });
@@ -353,8 +360,9 @@ function renderSeats(pos) {
     li.append(`Player ${k + 1}: ${csSeatText(seat)}`);
     const count = document.createElement("span");
     count.className = "cs-won-count";
-    count.textContent = `${won} of 3 won`;
-    count.title = "columns won (3 win the game)";
+    const need = csColumnsToWin();
+    count.textContent = `${won} of ${need} won`;
+    count.title = `columns won (${need} win the game)`;
     li.appendChild(count);
     if (pos.toMove === k + 1 && !state.game.position.winner) li.classList.add("to-move");
     if (state.game.position.winner === k + 1) li.classList.add("winner");
