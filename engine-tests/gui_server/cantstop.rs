@@ -26,6 +26,20 @@ fn new_game(gui: &Gui, seats: &[(&str, &str)], movetime: u64, seed: Option<u64>)
     gui.post("/api/new", json!({"variant": "cantstop", "seats": seats, "movetime": movetime, "seed": seed}))
 }
 
+/// Game `id` once its engines have played it to its end (within two minutes, without a fault).
+fn played_out(gui: &Gui, id: u64) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let game = gui.settled(id);
+        assert!(game["error"].is_null(), "{game}");
+        if game["position"]["winner"].is_u64() {
+            return game;
+        }
+        assert!(Instant::now() < deadline, "the engines did not finish: {game}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 /// Sends event `text` of game `id`; the answer must be accepted.
 fn send(gui: &Gui, id: u64, text: &str) -> Value {
     let (status, game) = gui.post("/api/move", json!({"id": id, "move": text}));
@@ -212,16 +226,7 @@ fn engine_seats_play_over_the_protocol_to_the_end_and_the_record_opens_again() {
     // Two engines to the end: greedy against rule28 at 10 ms a decision.
     let (_, game) = new_game(&gui, &[("fast", "greedy"), ("fast", "rule28")], 10, Some(5));
     let id = game["id"].as_u64().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let game = loop {
-        let game = gui.settled(id);
-        assert!(game["error"].is_null(), "{game}");
-        if game["position"]["winner"].is_u64() {
-            break game;
-        }
-        assert!(Instant::now() < deadline, "the engines did not finish: {game}");
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let game = played_out(&gui, id);
     let winner = game["position"]["winner"].as_u64().unwrap();
     let history = game["position"]["history"].as_array().unwrap();
     assert_eq!(history.len(), events(&game).len() + 1);
@@ -474,16 +479,7 @@ fn rule_options_are_played_recorded_and_reopened() {
         "canonical names"
     );
     let id = game["id"].as_u64().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let game = loop {
-        let game = gui.settled(id);
-        assert!(game["error"].is_null(), "{game}");
-        if game["position"]["winner"].is_u64() {
-            break game;
-        }
-        assert!(Instant::now() < deadline, "the engines did not finish: {game}");
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let game = played_out(&gui, id);
     // The winner has won 4 columns: replayed by the rules under the same options.
     let options = steere::cantstop::Options::new(3, 4, steere::cantstop::Variant::MustRoll).unwrap();
     let mut pos =

@@ -102,22 +102,10 @@ impl SolitaireStudy {
     }
 }
 
-/// Plays `games` one-player games with `strategy` (dice of game k from `seed` and k) on
-/// `jobs` threads, and counts the turns each needs to win. `progress` is called after every
-/// game with the number finished.
+/// Plays `games` one-player games with `strategy` under the rule options of `params` (dice of
+/// game k from `seed` and k) on `jobs` threads, and counts the turns each needs to win.
+/// `progress` is called after every game with the number finished.
 pub fn solitaire<G: ChanceRules>(
-    games: usize,
-    strategy: &str,
-    seed: u64,
-    limits: Limits,
-    jobs: usize,
-    progress: &(dyn Fn(usize) + Sync),
-) -> Result<SolitaireStudy, String> {
-    solitaire_under::<G>(G::Params::default(), games, strategy, seed, limits, jobs, progress)
-}
-
-/// [`solitaire`] under the rule options of `params`.
-pub fn solitaire_under<G: ChanceRules>(
     params: G::Params,
     games: usize,
     strategy: &str,
@@ -350,15 +338,8 @@ impl<G: ChanceRules> Searches<G> for Expectimax {
         let depth = l.depth.or((l.nodes.is_none() && l.movetime.is_none()).then_some(SOLITAIRE_DEPTH));
         let limits = Limits { depth, nodes: l.nodes, movetime: l.movetime.map(Duration::from_millis) };
         let started = Instant::now();
-        let study = solitaire_under::<G>(
-            variant.params,
-            games,
-            strategy,
-            request.seed,
-            limits,
-            request.jobs,
-            progress,
-        )?;
+        let study =
+            solitaire::<G>(variant.params, games, strategy, request.seed, limits, request.jobs, progress)?;
         let (mean, sd) = (study.mean(), study.deviation());
         let half = 1.96 * sd / (games as f64).sqrt();
         let unfinished = study.turns.iter().filter(|&&t| t >= SOLITAIRE_TURN_LIMIT).count();
