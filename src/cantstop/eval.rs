@@ -75,7 +75,7 @@ thread_local! {
 }
 
 /// The mark of the hand model in [`ACTIVE`] (never a model's address: models are aligned).
-const HAND_MARK: *const Model = 1 as *const Model;
+const HAND_MARK: *const Model = std::ptr::dangling();
 
 /// Runs `f` with `value` as this thread's value (others are unaffected), restoring the previous
 /// one after.
@@ -128,7 +128,8 @@ impl Model {
     }
 
     /// The expected number of turns `player` still needs from a turn's start (0 once he has
-    /// won; at least 1 otherwise), or `None` if too few columns are left to him to win.
+    /// won; at least 1 otherwise, and never less than with fewer columns to win), or `None` if
+    /// too few columns are left to him to win.
     pub fn turns_to_go(&self, pos: &Position, player: usize) -> Option<f64> {
         let w = pos.columns_to_win();
         if pos.won_count(player) >= w {
@@ -138,7 +139,9 @@ impl Model {
         if n < w as usize {
             return None;
         }
-        Some(self.combine(w, &values[..n]).max(1.0))
+        // Never less than with fewer columns to win: the most of the combinations from 3 to W.
+        let raw = (*W_RANGE.start()..=w.min(*W_RANGE.end())).map(|v| self.combine(v, &values[..n]));
+        Some(raw.fold(1.0, f64::max))
     }
 
     /// The turns to go for `w` columns to win from the sorted column values `sorted` (raw:
@@ -260,6 +263,7 @@ fn w_index(w: u32) -> usize {
 
 /// The values of the columns still `player`'s to count, sorted ascending (his won columns 0,
 /// columns won by others left out), and how many there are.
+#[allow(clippy::needless_range_loop)] // A column indexes the markers, the heights and the table.
 pub fn column_values(model: &Model, pos: &Position, player: usize) -> ([f64; COLUMNS], usize) {
     let mut values = [0.0; COLUMNS];
     let mut n = 0;
@@ -303,6 +307,7 @@ pub fn race(means: &[Option<f64>], spread: f64) -> Vec<f64> {
 }
 
 /// For n = 0..HORIZON, the chance of having finished within n turns, for a mean of `mean`.
+#[allow(clippy::needless_range_loop)] // Columns, spaces and kinds index several arrays at once.
 fn finish_distribution(mean: Option<f64>, spread: f64) -> [f64; HORIZON] {
     let mut finished = [0.0; HORIZON];
     let Some(mean) = mean else { return finished };

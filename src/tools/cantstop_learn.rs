@@ -71,6 +71,7 @@ struct RaceSample {
 
 /// The starting model: the hand model's column means (r / (2.7 p) turns), the slowest of the
 /// W columns weighing 1, the others 0.2.
+#[allow(clippy::needless_range_loop)] // Columns, spaces and kinds index several arrays at once.
 pub fn initial_model() -> Model {
     let chances = eval::hand::sum_chances();
     let mut table = [[0.0; WIDTH]; COLUMNS];
@@ -384,6 +385,7 @@ const SMOOTH: f64 = 0.2;
 
 /// Fits `model`'s table, weights and biases to `samples` by least squares (`steps` of Adam from
 /// the model as it is); returns the root mean square error.
+#[allow(clippy::needless_range_loop)] // Columns, spaces and kinds index several arrays at once.
 pub fn fit(model: &mut Model, samples: &[Sample], steps: usize) -> f64 {
     if samples.is_empty() {
         return 0.0;
@@ -442,7 +444,7 @@ pub fn fit(model: &mut Model, samples: &[Sample], steps: usize) -> f64 {
             v[i] = beta2 * v[i] + (1.0 - beta2) * g * g;
             let (mh, vh) = (m[i] / (1.0 - beta1.powi(t)), v[i] / (1.0 - beta2.powi(t)));
             p[i] -= lr * mh / (vh.sqrt() + 1e-8);
-            let is_bias = i >= INC && (i - INC) % (1 + SLOTS) == 0;
+            let is_bias = i >= INC && (i - INC).is_multiple_of(1 + SLOTS);
             if !is_bias {
                 p[i] = p[i].max(0.0);
             }
