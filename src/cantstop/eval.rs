@@ -1,105 +1,320 @@
-//! The value of a position at the start of a turn: each player's chance of winning (or, alone,
-//! the expected number of turns he still needs), from a model of how many turns each player
-//! needs to finish.
+//! The value of a position at the end of a turn (the start of the next, or a finished game):
+//! each player's chance of winning, or alone, the expected number of turns he still needs. The
+//! value is **learned** (positions/cantstop-value.txt, made by `cargo run --release --example
+//! cantstop_learn`: see `tools/cantstop_learn.rs` and docs/rules/cantstop.md).
 //!
-//! **The model.** A player needs `k` more columns (3 less those he has won). For an open column
-//! `c` with `r` spaces left, the turns he needs there are modelled as a normal variable of mean
-//! `t = r / (SPEED * p(c))`, where `p(c)` is the exact chance that a roll makes the sum `c`
-//! (171/1296 for 2 and 12 up to 834/1296 for 7), and of variance `SPREAD * t`. He pursues the
-//! `k` columns of smallest `t`, and finishes when the slowest of them does: the chance that he
-//! has finished within `n` turns is the product over those columns of the chance that each
-//! has. From these distributions, one per player, and the order of play comes the chance that
-//! each is the first to finish: player `p` wins on his `n`-th turn if he needs exactly `n`,
-//! every player before him in the order needs more than `n`, and every player after him more
-//! than `n - 1`.
+//! **Alone: the turns still needed.** Each column `c` with `r` spaces left is worth a learned
+//! number of turns `T[c][r]` (a table, 0 for a won column, never less for more spaces left). A
+//! player who must win `W` columns (3, 4 or 5, the game's option) takes the values of his
+//! columns that are still his to win (those won by others are gone, his own won ones count 0),
+//! sorts them, and the turns he needs are `b[W] + sum_j a[W][j] t_(j)` over the [`SLOTS`]
+//! smallest, with learned weights `a[W][j] >= 0`: the slowest of the `W` columns he pursues
+//! weighs most, the others and the next fallback column less. All of it (table, weights and
+//! biases) was fitted, by policy iteration over self-play, to the turns that the engine's own
+//! play (the exact within-turn expectimax at the depth of the measurements) still needed from
+//! each turn's start: V(s) = 1 + E[V(s')], estimated by the games' outcomes.
 //!
-//! **Why this and not more.** No optimum is published for the full board, even for one player:
-//! Glenn, Fang and Kruskal's retrograde approximation (2007-2008) solved smaller versions of
-//! solitaire Can't Stop only, and the full game's column states are far more than an engine
-//! could ship or compute at start-up. The model keeps the two facts that
-//! decide most of the game: a space in column 2 is worth far more turns than one in 7 (the
-//! exact sum probabilities), and a race is decided by the slowest of one's three columns and
-//! by who moves first. Everything within a turn (which pairing, when to stop, the chance of
-//! busting) is not modelled here: the search weighs it exactly. SPEED and SPREAD were tuned by
-//! the solitaire study and by matches against the Rule of 28 (see docs/rules/cantstop.md).
+//! **With 2 to 4 players: the race.** Each player's turns still needed `m` (as alone, his rivals'
+//! columns closed to him) is taken as the mean of a normal number of turns of variance
+//! `spread * m`, `spread` learned by maximum likelihood from who won self-play games; from these
+//! distributions and the order of play comes the chance that each is first to finish: player
+//! `p` wins on his `n`-th turn if he needs exactly `n`, every player before him in the order
+//! needs more than `n`, and every player after him more than `n - 1`.
+//!
+//! Everything within a turn (which pairing, when to stop, the chance of busting) is not modelled
+//! here: the search weighs it exactly.
+
+pub mod hand;
 
 use super::Position;
 use super::board::{COLUMNS, HEIGHTS};
-use super::odds::hit_outcomes;
+use std::cell::Cell;
+use std::sync::OnceLock;
 
-/// Spaces gained per turn in a column, per unit of the chance that a roll makes its sum. The
-/// play hardly depends on it: 2.0, 2.7 and 3.5 scored 72.9%, 72.6% and 72.1% against the Rule of
-/// 28 (800 duplicate games each, SPREAD 0.5, search 2 rolls deep).
-pub const SPEED: f64 = 2.7;
-/// The variance of a column's turns, per turn of its mean. Larger than a column's true spread,
-/// it makes the value a smooth function of the race that the search can weigh: 0.25, 0.5, 1,
-/// 1.5, 2, 3, 4.5, 7 and 10 scored 68.5%, 72.6%, 75.0%, 74.1%, 77.0%, 79.9%, 80.1%, 79.6% and
-/// 80.1% against the Rule of 28 (as above), and alone 4 needs 7.83 turns where 0.5 needs 8.51
-/// (300 games). A model of columns contested by other players (a column another player pursues
-/// faster is likely lost, and a fallback column needed) changed nothing measurable (79.9% against
-/// 80.1% with two players, 54.0% against 53.3% with four), so it was left out.
-pub const SPREAD: f64 = 4.0;
-/// The longest game the distributions cover, in turns of one player.
+/// The number of sorted column values the turns to go combine (enough for 5 columns to win and
+/// a fallback).
+pub const SLOTS: usize = 6;
+/// The longest game the race's distributions cover, in turns of one player.
 const HORIZON: usize = 80;
+/// The most spaces of a column, plus one (the table's width: 0 to 13 spaces left).
+pub const WIDTH: usize = 14;
+/// The columns to win a model knows: 3, 4 and 5.
+pub const W_RANGE: std::ops::RangeInclusive<u32> = 3..=5;
 
-/// The chance that a roll makes each column's sum (index: column index), exact.
-fn sum_chances() -> &'static [f64; COLUMNS] {
-    static CHANCES: std::sync::OnceLock<[f64; COLUMNS]> = std::sync::OnceLock::new();
-    CHANCES.get_or_init(|| std::array::from_fn(|c| f64::from(hit_outcomes(&[c as u8 + 2])) / 1296.0))
+/// The shipped model's text, parsed once.
+const SHIPPED: &str = include_str!("../../positions/cantstop-value.txt");
+
+/// A learned value: the columns' table, the combinations per columns to win, the race's spread.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Model {
+    /// `table[c][r]`: the turns-equivalent of the column of index `c` with `r` spaces left
+    /// (`r` up to its height; 0 for 0 spaces left).
+    pub table: [[f64; WIDTH]; COLUMNS],
+    /// Per columns to win (3, 4, 5): the bias `b[W]`.
+    pub bias: [f64; 3],
+    /// Per columns to win (3, 4, 5): the weights of the sorted column values, smallest first.
+    pub weights: [[f64; SLOTS]; 3],
+    /// The variance of a player's turns still needed, per turn of its mean (2 to 4 players).
+    pub spread: f64,
+}
+
+/// Which value a thread's search uses.
+#[derive(Clone, Copy, Debug)]
+pub enum Value<'a> {
+    /// The shipped learned model (the default).
+    Shipped,
+    /// Another learned model (the learner's, while it learns).
+    Learned(&'a Model),
+    /// The previous hand-written model ([`hand`]).
+    Hand,
+}
+
+thread_local! {
+    /// This thread's value: null for the shipped one, [`HAND_MARK`] for the hand model.
+    static ACTIVE: Cell<*const Model> = const { Cell::new(std::ptr::null()) };
+}
+
+/// The mark of the hand model in [`ACTIVE`] (never a model's address: models are aligned).
+const HAND_MARK: *const Model = std::ptr::dangling();
+
+/// Runs `f` with `value` as this thread's value (others are unaffected), restoring the previous
+/// one after.
+pub fn with_value<R>(value: Value<'_>, f: impl FnOnce() -> R) -> R {
+    struct Restore(*const Model);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            ACTIVE.with(|a| a.set(self.0));
+        }
+    }
+    let ptr = match value {
+        Value::Shipped => std::ptr::null(),
+        Value::Learned(model) => model as *const Model,
+        Value::Hand => HAND_MARK,
+    };
+    let _restore = Restore(ACTIVE.with(|a| a.replace(ptr)));
+    f()
+}
+
+/// The shipped model.
+pub fn shipped() -> &'static Model {
+    static MODEL: OnceLock<Model> = OnceLock::new();
+    MODEL.get_or_init(|| Model::parse(SHIPPED).expect("positions/cantstop-value.txt parses"))
 }
 
 /// What `pos` (at the start of a turn, or finished) is worth to `player`: his chance of
 /// winning, or alone, minus the expected number of turns he still needs.
 pub fn value(pos: &Position, player: usize) -> f64 {
-    if let Some(winner) = pos.winner() {
-        return if winner == player { 1.0 } else { 0.0 };
+    let ptr = ACTIVE.with(Cell::get);
+    if ptr == HAND_MARK {
+        return hand::value(pos, player);
     }
-    if pos.players() == 1 {
-        let finished = finish_distribution(pos, player);
-        return -(0..HORIZON).map(|n| 1.0 - finished[n]).sum::<f64>();
-    }
-    win_chance(pos, player)
+    // SAFETY: a non-null, non-mark pointer was set by `with_value` from a reference that
+    // outlives the call it wraps, on this thread.
+    let model = if ptr.is_null() { shipped() } else { unsafe { &*ptr } };
+    model.value(pos, player)
 }
 
-/// The chance that `player` is the first to finish, the player to move playing first.
-fn win_chance(pos: &Position, player: usize) -> f64 {
-    let n_players = pos.players();
-    let order: Vec<usize> = (0..n_players).map(|i| (pos.to_move() + i) % n_players).collect();
-    let finished: Vec<[f64; HORIZON]> = order.iter().map(|&p| finish_distribution(pos, p)).collect();
-    let me = order.iter().position(|&p| p == player).expect("a player of the game");
-    let mut chance = 0.0;
-    for n in 1..HORIZON {
-        let exactly = finished[me][n] - finished[me][n - 1];
-        if exactly <= 0.0 {
+impl Model {
+    /// What `pos` is worth to `player` under this model (see [`value`]).
+    pub fn value(&self, pos: &Position, player: usize) -> f64 {
+        if pos.players() == 1 {
+            // Alone a won game needs 0 turns (the hand model counted it 1, a chance).
+            return -self.turns_to_go(pos, player).unwrap_or(HORIZON as f64);
+        }
+        if let Some(winner) = pos.winner() {
+            return if winner == player { 1.0 } else { 0.0 };
+        }
+        self.win_chances(pos)[player]
+    }
+
+    /// The expected number of turns `player` still needs from a turn's start (0 once he has
+    /// won; at least 1 otherwise, and never less than with fewer columns to win), or `None` if
+    /// too few columns are left to him to win.
+    pub fn turns_to_go(&self, pos: &Position, player: usize) -> Option<f64> {
+        let w = pos.columns_to_win();
+        if pos.won_count(player) >= w {
+            return Some(0.0);
+        }
+        let (values, n) = column_values(self, pos, player);
+        if n < w as usize {
+            return None;
+        }
+        // Never less than with fewer columns to win: the most of the combinations from 3 to W.
+        let raw = (*W_RANGE.start()..=w.min(*W_RANGE.end())).map(|v| self.combine(v, &values[..n]));
+        Some(raw.fold(1.0, f64::max))
+    }
+
+    /// The turns to go for `w` columns to win from the sorted column values `sorted` (raw:
+    /// not held to at least 1).
+    pub fn combine(&self, w: u32, sorted: &[f64]) -> f64 {
+        let k = w_index(w);
+        self.bias[k] + sorted.iter().zip(&self.weights[k]).map(|(t, a)| t * a).sum::<f64>()
+    }
+
+    /// Each player's chance of winning (summing to 1 over the players who can still win, with
+    /// the player to move playing first).
+    pub fn win_chances(&self, pos: &Position) -> Vec<f64> {
+        let n_players = pos.players();
+        let order: Vec<usize> = (0..n_players).map(|i| (pos.to_move() + i) % n_players).collect();
+        let means: Vec<Option<f64>> = order.iter().map(|&p| self.turns_to_go(pos, p)).collect();
+        let in_order = race(&means, self.spread);
+        let mut chances = vec![0.0; n_players];
+        for (i, &p) in order.iter().enumerate() {
+            chances[p] = in_order[i];
+        }
+        chances
+    }
+
+    /// The model as the text of positions/cantstop-value.txt (with `header` comment lines first).
+    pub fn to_text(&self, header: &[String]) -> String {
+        let mut text: String = header.iter().map(|l| format!("# {l}\n")).collect();
+        for (c, row) in self.table.iter().enumerate() {
+            let cells: Vec<String> = row[..=HEIGHTS[c] as usize].iter().map(|v| format!("{v:.4}")).collect();
+            text.push_str(&format!("column {} {}\n", super::board::name(c), cells.join(" ")));
+        }
+        for w in W_RANGE {
+            let k = w_index(w);
+            let weights: Vec<String> = self.weights[k].iter().map(|v| format!("{v:.4}")).collect();
+            text.push_str(&format!("combine {w} {:.4} {}\n", self.bias[k], weights.join(" ")));
+        }
+        text.push_str(&format!("spread {:.4}\n", self.spread));
+        text
+    }
+
+    /// Reads the text of [`Model::to_text`]: every column with every number of spaces left
+    /// (0 to its height, 0 worth 0, never decreasing), a combination for 3, 4 and 5 columns to
+    /// win (weights not negative), the spread (positive); `#` starts a comment.
+    pub fn parse(text: &str) -> Result<Model, String> {
+        let mut model =
+            Model { table: [[0.0; WIDTH]; COLUMNS], bias: [0.0; 3], weights: [[0.0; SLOTS]; 3], spread: 0.0 };
+        let (mut columns, mut combines, mut spread) = (0u16, 0u8, false);
+        for (n, line) in text.lines().enumerate() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if line.is_empty() {
+                continue;
+            }
+            let fail = |what: &str| format!("line {}: {what}: {line}", n + 1);
+            let mut words = line.split_whitespace();
+            let key = words.next().unwrap_or("");
+            let label: u32 = match key {
+                "spread" => 0,
+                _ => words
+                    .next()
+                    .and_then(|w| w.parse().ok())
+                    .ok_or_else(|| fail("no number after the key"))?,
+            };
+            let numbers: Vec<f64> = words
+                .map(|w| w.parse::<f64>().ok().filter(|v| v.is_finite()))
+                .collect::<Option<_>>()
+                .ok_or_else(|| fail("not a number"))?;
+            match key {
+                "column" => {
+                    let c = (2..=12)
+                        .contains(&label)
+                        .then(|| label as usize - 2)
+                        .ok_or_else(|| fail("no such column"))?;
+                    if numbers.len() != HEIGHTS[c] as usize + 1 {
+                        return Err(fail(
+                            "a column needs one value per number of spaces left, 0 to its height",
+                        ));
+                    }
+                    if numbers[0] != 0.0 || numbers.windows(2).any(|p| p[1] < p[0]) {
+                        return Err(fail("a column's values start at 0 and never decrease"));
+                    }
+                    if columns & (1 << c) != 0 {
+                        return Err(fail("column given twice"));
+                    }
+                    columns |= 1 << c;
+                    model.table[c][..numbers.len()].copy_from_slice(&numbers);
+                }
+                "combine" => {
+                    if !W_RANGE.contains(&label)
+                        || numbers.len() != SLOTS + 1
+                        || numbers[1..].iter().any(|&a| a < 0.0)
+                    {
+                        return Err(fail("combine W (3 to 5), a bias and 6 weights not negative"));
+                    }
+                    let k = w_index(label);
+                    combines |= 1 << k;
+                    model.bias[k] = numbers[0];
+                    model.weights[k].copy_from_slice(&numbers[1..]);
+                }
+                "spread" => {
+                    if numbers.len() != 1 || numbers[0] <= 0.0 {
+                        return Err(fail("spread: one positive number"));
+                    }
+                    model.spread = numbers[0];
+                    spread = true;
+                }
+                _ => return Err(fail("unknown key (column, combine, spread)")),
+            }
+        }
+        if columns != (1 << COLUMNS) - 1 || combines != 0b111 || !spread {
+            return Err("every column 2 to 12, combine 3, 4 and 5, and spread are needed".into());
+        }
+        Ok(model)
+    }
+}
+
+/// The index of `w` columns to win in a model's combinations (clamped to 3..=5).
+fn w_index(w: u32) -> usize {
+    (w.clamp(*W_RANGE.start(), *W_RANGE.end()) - W_RANGE.start()) as usize
+}
+
+/// The values of the columns still `player`'s to count, sorted ascending (his won columns 0,
+/// columns won by others left out), and how many there are.
+#[allow(clippy::needless_range_loop)] // A column indexes the markers, the heights and the table.
+pub fn column_values(model: &Model, pos: &Position, player: usize) -> ([f64; COLUMNS], usize) {
+    let mut values = [0.0; COLUMNS];
+    let mut n = 0;
+    let mine = pos.won_columns(player);
+    for c in 0..COLUMNS {
+        if mine & (1 << c) != 0 {
+            values[n] = 0.0;
+        } else if pos.closed_columns() & (1 << c) != 0 {
             continue;
+        } else {
+            values[n] = model.table[c][usize::from(HEIGHTS[c] - pos.marker(player, c))];
         }
-        let mut others_later = 1.0;
-        for (i, other) in finished.iter().enumerate().filter(|&(i, _)| i != me) {
-            // Players before me in the order have had n turns when I play my n-th, the others n - 1.
-            others_later *= 1.0 - if i < me { other[n] } else { other[n - 1] };
-        }
-        chance += exactly * others_later;
+        n += 1;
     }
-    chance
+    values[..n].sort_by(f64::total_cmp);
+    (values, n)
 }
 
-/// For n = 0..HORIZON, the chance that `player` has finished within n of his turns.
-fn finish_distribution(pos: &Position, player: usize) -> [f64; HORIZON] {
+/// The chance that each player (in the order of play, the first to move next) finishes first,
+/// his mean turns still needed given (`None`: he cannot finish), with variance `spread * mean`.
+pub fn race(means: &[Option<f64>], spread: f64) -> Vec<f64> {
+    let finished: Vec<[f64; HORIZON]> = means.iter().map(|&m| finish_distribution(m, spread)).collect();
+    (0..means.len())
+        .map(|me| {
+            let mut chance = 0.0;
+            for n in 1..HORIZON {
+                let exactly = finished[me][n] - finished[me][n - 1];
+                if exactly <= 0.0 {
+                    continue;
+                }
+                let mut others_later = 1.0;
+                for (i, other) in finished.iter().enumerate().filter(|&(i, _)| i != me) {
+                    // Players before me in the order have had n turns when I play my n-th.
+                    others_later *= 1.0 - if i < me { other[n] } else { other[n - 1] };
+                }
+                chance += exactly * others_later;
+            }
+            chance
+        })
+        .collect()
+}
+
+/// For n = 0..HORIZON, the chance of having finished within n turns, for a mean of `mean`.
+#[allow(clippy::needless_range_loop)] // Columns, spaces and kinds index several arrays at once.
+fn finish_distribution(mean: Option<f64>, spread: f64) -> [f64; HORIZON] {
     let mut finished = [0.0; HORIZON];
-    let need = pos.columns_to_win().saturating_sub(pos.won_count(player)) as usize;
-    let mut means: Vec<f64> = (0..COLUMNS)
-        .filter(|&c| pos.closed_columns() & (1 << c) == 0)
-        .map(|c| f64::from(HEIGHTS[c] - pos.marker(player, c)) / (SPEED * sum_chances()[c]))
-        .collect();
-    if means.len() < need {
-        return finished; // Too few open columns left: he can no longer win.
-    }
-    means.sort_by(f64::total_cmp);
+    let Some(mean) = mean else { return finished };
+    let sd = (spread * mean).sqrt().max(1e-6);
     for n in 1..HORIZON {
-        finished[n] =
-            means[..need].iter().map(|&t| normal_cdf((n as f64 + 0.5 - t) / (SPREAD * t).sqrt())).product();
+        finished[n] = normal_cdf((n as f64 + 0.5 - mean) / sd);
         if finished[n] > 1.0 - 1e-9 {
-            // Certain from here on: spare the rest of the normal distribution functions.
             finished[n..].fill(1.0);
             break;
         }
@@ -109,7 +324,7 @@ fn finish_distribution(pos: &Position, player: usize) -> [f64; HORIZON] {
 
 /// The standard normal distribution function (Abramowitz and Stegun 7.1.26 for erf, error
 /// below 1.5e-7: far below the model's own).
-fn normal_cdf(x: f64) -> f64 {
+pub(crate) fn normal_cdf(x: f64) -> f64 {
     let z = x.abs() / std::f64::consts::SQRT_2;
     let t = 1.0 / (1.0 + 0.327_591_1 * z);
     let poly = t
@@ -120,50 +335,4 @@ fn normal_cdf(x: f64) -> f64 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn pos(fen: &str) -> Position {
-        Position::parse_fen(fen).unwrap()
-    }
-
-    #[test]
-    fn chances_add_up_to_one_and_favour_the_first_player() {
-        for players in 2..=4 {
-            let start = Position::start(players);
-            let total: f64 = (0..players).map(|p| value(&start, p)).sum();
-            assert!((total - 1.0).abs() < 1e-3, "{players} players: {total}");
-            assert!(value(&start, 0) > value(&start, players - 1));
-        }
-    }
-
-    #[test]
-    fn progress_raises_the_chance_and_a_won_game_is_certain() {
-        let behind = value(&pos("p2 00000000000/00005550000 - 1 r"), 0);
-        let even = value(&pos("p2 00005550000/00005550000 - 1 r"), 0);
-        let ahead = value(&pos("p2 00005550000/00000000000 - 1 r"), 0);
-        assert!(behind < even && even < ahead, "{behind} {even} {ahead}");
-        assert_eq!(value(&pos("p2 35000000053/00000600000 - 2 r"), 0), 1.0);
-        assert_eq!(value(&pos("p2 35000000053/00000600000 - 2 r"), 1), 0.0);
-    }
-
-    #[test]
-    fn a_space_in_column_2_is_worth_more_than_one_in_7() {
-        let two = value(&pos("p2 10000000000/00000000000 - 2 r"), 0);
-        let seven = value(&pos("p2 00000100000/00000000000 - 2 r"), 0);
-        assert!(two >= seven - 1e-12, "{two} {seven}");
-        let alone = |fen: &str| {
-            let mut p = pos(fen);
-            p.players = 1;
-            value(&p, 0)
-        };
-        assert!(alone("p2 00000000000/00000000000 - 1 r") < alone("p2 00000500000/00000000000 - 1 r"));
-    }
-
-    #[test]
-    fn the_normal_distribution_function() {
-        assert!((normal_cdf(0.0) - 0.5).abs() < 1e-7);
-        assert!((normal_cdf(1.96) - 0.975).abs() < 1e-4);
-        assert!((normal_cdf(-1.0) - 0.158_655).abs() < 1e-5);
-    }
-}
+mod tests;

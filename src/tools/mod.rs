@@ -2,6 +2,7 @@
 
 pub mod book;
 pub mod calibrate;
+pub mod cantstop_learn;
 pub mod epd;
 pub mod epd_file;
 pub mod matches;
