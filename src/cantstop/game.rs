@@ -1,7 +1,7 @@
 //! Can't Stop as the tools' [`Rules`] and the chance-node search's [`ChanceGame`].
 
 use crate::cantstop::dice::{self, Dice, OUTCOMES};
-use crate::cantstop::{ChoiceSet, Event, EventError, Phase, Position, baseline, eval, notation, odds};
+use crate::cantstop::{ChoiceSet, Event, EventError, Phase, Position, baseline, eval, glenn, notation, odds};
 use crate::game::{ChanceGame, ChanceRules};
 use crate::game::{GameResult, MoveTextError, Node, Params, Rules};
 
@@ -167,11 +167,12 @@ impl ChanceRules for Position {
         odds::report(self)
     }
 
-    const FIXED_PLAYERS: &'static [&'static str] = &["rule28", "greedy", "random"];
+    const FIXED_PLAYERS: &'static [&'static str] = &["rule28", "glenn", "greedy", "random"];
 
     fn fixed_player(&self, name: &str, seed: u64) -> Option<Event> {
         match name {
             "rule28" => baseline::rule28(self),
+            "glenn" => glenn::glenn(self),
             "greedy" => baseline::greedy(self),
             "random" => baseline::random(self, seed),
             _ => None,
