@@ -175,7 +175,7 @@ fn the_page_and_its_assets_are_served_and_foreign_origins_refused() {
         (&cantstop["name"], &cantstop["family"], &cantstop["players"]),
         (&json!("cantstop"), &json!("dice"), &json!([2, 4]))
     );
-    assert_eq!(cantstop["strategies"], json!(["search", "rule28", "greedy", "random"]));
+    assert_eq!(cantstop["strategies"], json!(["search", "rule28", "glenn", "greedy", "random"]));
     // DNS rebinding (a foreign Host) and cross-site requests (a foreign Origin) are refused.
     let (status, body) = gui.request("GET", "/api/setup", &[("Host", "evil.example".to_string())], "");
     assert_eq!(status, 403, "{body}");

@@ -71,7 +71,7 @@ fn whole_games_with_every_strategy_are_legal_and_end_as_the_reference_says() {
     let _guard = shared();
     let mut engine = cantstop_engine();
     let mut finished = 0;
-    for (i, strategy) in ["rule28", "greedy", "random", "search"].iter().enumerate() {
+    for (i, strategy) in ["rule28", "glenn", "greedy", "random", "search"].iter().enumerate() {
         engine.send(&format!("setoption name Strategy value {strategy}"));
         for players in 2..=4 {
             let go = if *strategy == "search" { "go depth 1" } else { "go movetime 50" };
@@ -80,7 +80,7 @@ fn whole_games_with_every_strategy_are_legal_and_end_as_the_reference_says() {
             finished += usize::from(events < limit);
         }
     }
-    assert!(finished >= 9, "{finished} of 12 games finished");
+    assert!(finished >= 12, "{finished} of 15 games finished");
     engine.finish();
 }
 
@@ -134,7 +134,7 @@ fn players_sets_the_start_and_errors_leave_the_position() {
         ("position startpos moves r1547", "'r1547' is no event"),
         ("position fen p2 40000000000/00000000000 - 1 r", "above its top"),
         ("setoption name Players value 5", "out of range 2..4"),
-        ("setoption name Strategy value clever", "not one of search, rule28, greedy, random"),
+        ("setoption name Strategy value clever", "not one of search, rule28, glenn, greedy, random"),
     ] {
         engine.send(bad);
         let errors = engine.sync_errors();

@@ -209,7 +209,7 @@ fn setoption(model: &Model, rng: &mut Rng) -> Vec<Step> {
             Step::new(set("Players", &players.to_string(), rng), 0, Effect::Players(players))
         }
         6 => {
-            let value = ["search", "rule28", "greedy", "random"][rng.below(4)];
+            let value = ["search", "rule28", "glenn", "greedy", "random"][rng.below(5)];
             Step::new(set("Strategy", value, rng), 0, Effect::Strategy(value != "search"))
         }
         7 => Step::inert(set("Seed", &[0, 1, 42, 4294967295u64][rng.below(4)].to_string(), rng), 0),

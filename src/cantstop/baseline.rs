@@ -1,5 +1,7 @@
 //! Fixed players, the opponents of matches and the yardsticks of strength: `rule28` (Michael
-//! Keller's "Rule of 28"), `greedy` and `random`. Each decides from the position alone.
+//! Keller's "Rule of 28"), `greedy` and `random`. Each decides from the position alone. (`glenn`,
+//! Glenn and Aloi's tuned generalisation of the Rule of 28, is in `glenn.rs` and uses `decide` and
+//! `wins_by_stopping` from here.)
 //!
 //! **Rule of 28**, as we read Keller's description (solitairelaboratory.com) and Glenn's
 //! generalisation of it: a column is worth 1 (7), 2 (6, 8), 3 (5, 9), 4 (4, 10), 5 (3, 11) or
@@ -69,7 +71,7 @@ fn splitmix(x: u64) -> u64 {
 }
 
 /// A fixed player from its two rules: which choice, and whether to stop.
-fn decide(
+pub(super) fn decide(
     pos: &Position,
     choose: impl Fn(&Position, &[Choice]) -> Choice,
     stops: impl Fn(&Position) -> bool,
@@ -126,7 +128,7 @@ fn turn_count(pos: &Position) -> u32 {
 }
 
 /// Whether stopping now wins the game.
-fn wins_by_stopping(pos: &Position) -> bool {
+pub(super) fn wins_by_stopping(pos: &Position) -> bool {
     let mover = pos.to_move();
     let newly = (0..COLUMNS).filter(|&c| pos.neutral(c) == HEIGHTS[c]).count() as u32;
     pos.won_count(mover) + newly >= pos.columns_to_win()

@@ -2,7 +2,7 @@
 
 use crate::cantstop::dice::{self, Dice, OUTCOMES};
 use crate::cantstop::options::{self, Options};
-use crate::cantstop::{ChoiceSet, Event, EventError, Phase, Position, baseline, eval, notation, odds};
+use crate::cantstop::{ChoiceSet, Event, EventError, Phase, Position, baseline, eval, glenn, notation, odds};
 use crate::game::{ChanceGame, ChanceRules};
 use crate::game::{GameResult, MoveTextError, Node, Params, RuleOption, Rules};
 
@@ -218,11 +218,12 @@ impl ChanceRules for Position {
         odds::report(self)
     }
 
-    const FIXED_PLAYERS: &'static [&'static str] = &["rule28", "greedy", "random"];
+    const FIXED_PLAYERS: &'static [&'static str] = &["rule28", "glenn", "greedy", "random"];
 
     fn fixed_player(&self, name: &str, seed: u64) -> Option<Event> {
         match name {
             "rule28" => baseline::rule28(self),
+            "glenn" => glenn::glenn(self),
             "greedy" => baseline::greedy(self),
             "random" => baseline::random(self, seed),
             _ => None,

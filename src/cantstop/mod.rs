@@ -10,7 +10,8 @@
 //! The rooms: [`board`] the columns, [`dice`] the 126 rolls with their weights and pairings,
 //! [`choice`] the choice set of a roll and the advance of the markers, [`notation`] the FEN and
 //! the event tokens, [`odds`] exact probabilities by enumeration, [`eval`] the value of a
-//! position for each player, [`baseline`] the fixed players (`rule28`, `greedy`, `random`).
+//! position for each player, [`baseline`] the fixed players (`rule28`, `greedy`, `random`),
+//! [`glenn`] the fixed player `glenn` (Glenn and Aloi's tuned Rule of 28).
 //! The one-player study of strategies (`steere solitaire`) is a tool: `tools/searches/expectimax.rs`.
 
 pub mod baseline;
@@ -19,6 +20,7 @@ pub mod choice;
 pub mod dice;
 pub mod eval;
 pub mod game;
+pub mod glenn;
 pub mod notation;
 pub mod odds;
 pub mod options;

@@ -247,7 +247,7 @@ pub enum Command {
         /// Number of games.
         #[arg(short, long, default_value_t = 1000)]
         games: usize,
-        /// `search` (the engine) or a fixed player of the game (Can't Stop: rule28, greedy, random).
+        /// `search` (the engine) or a fixed player of the game (Can't Stop: rule28, glenn, greedy, random).
         #[arg(short, long, default_value = "search")]
         strategy: String,
         /// Seed of the dice.

@@ -361,7 +361,9 @@ mod tests {
         assert!(error("Ponder", Some("yes")).contains("not 'true' or 'false'"));
         assert!(error("UCI_Variant", Some("chess")).contains("unsupported variant 'chess'"));
         assert!(error("Players", Some("5")).contains("out of range 2..4"));
-        assert!(error("Strategy", Some("clever")).contains("not one of search, rule28, greedy, random"));
+        assert!(
+            error("Strategy", Some("clever")).contains("not one of search, rule28, glenn, greedy, random")
+        );
         assert!(error("MultiPV", Some("0")).contains("out of range 1..256"));
         assert!(error("Skill Level", Some("10")).contains("out of range 0..9"));
         assert!(error("UCI_Elo", Some("4001")).contains("out of range 0..4000"));
