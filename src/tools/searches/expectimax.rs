@@ -173,8 +173,19 @@ pub fn duel<G: ChanceRules>(
     seed: u64,
     limits: Limits,
     jobs: usize,
-) -> (Vec<u64>, u64) {
+) -> Duel {
     duel_under::<G>(G::Params::default(), players, strategies, streams, seed, limits, jobs)
+}
+
+/// What a [`duel`] gave: the games won by each strategy (by index), also seat by seat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Duel {
+    /// The games each strategy won.
+    pub wins: Vec<u64>,
+    /// `seat_wins[i][s]`: the games strategy i won from seat s (player s + 1).
+    pub seat_wins: Vec<Vec<u64>>,
+    /// The games played (streams times players).
+    pub games: u64,
 }
 
 /// [`duel`] under the rule options of `params`.
@@ -186,11 +197,15 @@ pub fn duel_under<G: ChanceRules>(
     seed: u64,
     limits: Limits,
     jobs: usize,
-) -> (Vec<u64>, u64) {
+) -> Duel {
     let Ok(start) = rules::start_for_players::<G>(params, players) else {
-        return (vec![0; strategies.len()], 0);
+        return Duel {
+            wins: vec![0; strategies.len()],
+            seat_wins: vec![vec![0; players]; strategies.len()],
+            games: 0,
+        };
     };
-    let wins = std::sync::Mutex::new(vec![0u64; strategies.len()]);
+    let wins = std::sync::Mutex::new(vec![vec![0u64; players]; strategies.len()]);
     let next = std::sync::atomic::AtomicUsize::new(0);
     std::thread::scope(|scope| {
         for _ in 0..jobs.max(1) {
@@ -205,13 +220,15 @@ pub fn duel_under<G: ChanceRules>(
                         (0..players).map(|s| (s + rotation) % players % strategies.len()).collect();
                     let seat_strategies: Vec<&str> = seats.iter().map(|&i| strategies[i]).collect();
                     if let Some(winner) = play_duel(start, &seat_strategies, seed, stream as u64, limits) {
-                        wins.lock().unwrap_or_else(|p| p.into_inner())[seats[winner]] += 1;
+                        wins.lock().unwrap_or_else(|p| p.into_inner())[seats[winner]][winner] += 1;
                     }
                 }
             });
         }
     });
-    (wins.into_inner().unwrap_or_else(|p| p.into_inner()), (streams * players) as u64)
+    let seat_wins = wins.into_inner().unwrap_or_else(|p| p.into_inner());
+    let wins = seat_wins.iter().map(|by_seat| by_seat.iter().sum()).collect();
+    Duel { wins, seat_wins, games: (streams * players) as u64 }
 }
 
 /// One game of [`duel`]: the winning seat, or `None` past [`SOLITAIRE_TURN_LIMIT`] turns each.
