@@ -264,19 +264,23 @@ fn same_bench_twice<G: steere::game::BoardRules>(variant: steere::variants::Vari
     assert!(a.iter().map(|l| l.2).sum::<u64>() > 1000, "{}", variant.name());
 }
 
-/// The dice bench of a dice game, twice: the same decisions, values and node counts.
+/// The dice bench of a dice game, twice: the same decisions, values and node counts; and on
+/// two threads the same decisions and values.
 fn same_dice_bench_twice<G: steere::game::ChanceRules>(variant: steere::variants::Variant<G>) {
-    let run = || {
+    let run = |helpers: &steere::chance::Helpers, cut: &str| {
         let mut lines = Vec::new();
         let stop = std::sync::atomic::AtomicBool::new(false);
-        let summary = steere::tools::searches::expectimax::bench(variant, 2, &stop, &mut |line| {
-            lines.push(line.split(" time ").next().unwrap_or("").to_string())
+        let summary = steere::tools::searches::expectimax::bench(variant, (2, helpers), &stop, &mut |line| {
+            lines.push(line.split(cut).next().unwrap_or("").to_string())
         });
-        (lines, summary.split(" time ").next().unwrap_or("").to_string())
+        (lines, summary.split(cut).next().unwrap_or("").to_string())
     };
-    let (a, b) = (run(), run());
+    let one = steere::chance::Helpers::none();
+    let (a, b) = (run(&one, " time "), run(&one, " time "));
     assert_eq!(a, b, "{}", variant.name());
     assert!(a.0.len() >= 10, "{}: {:?}", variant.name(), a.0);
+    let two = steere::chance::Helpers::new(2);
+    assert_eq!(run(&two, " nodes ").0, run(&one, " nodes ").0, "{} on two threads", variant.name());
 }
 
 #[test]

@@ -343,3 +343,43 @@ fn rule_options_are_declared_checked_and_change_the_rules() {
     assert_eq!(engine.query("fen"), "p3 00000000000/00000000000/00000000000 - 1 r");
     engine.finish();
 }
+
+/// `Threads` shares a dice search among threads: at a fixed depth the answer is the one thread's
+/// (the same `bestmove`, score, pv and values; only the counts and times differ).
+#[test]
+fn threads_give_the_move_score_and_values_of_one_thread() {
+    let _guard = shared();
+    let mut engine = cantstop_engine();
+    let mut answer = |threads: usize, position: &str| {
+        engine.send(&format!("setoption name Threads value {threads}"));
+        engine.send(position);
+        engine.send("go depth 2");
+        let lines = engine.until("bestmove", |l| l.starts_with("bestmove"));
+        let kept: Vec<String> = lines
+            .iter()
+            .filter_map(|l| match l.split_once(" score ") {
+                // `info depth D nodes N nps X time MS score ... pv E`: the depth and what follows
+                // the time.
+                Some((head, score)) if l.starts_with("info depth ") => {
+                    Some(format!("{} score {score}", head.split(" nodes ").next().unwrap()))
+                }
+                _ => Some(l.clone())
+                    .filter(|l| l.starts_with("info string values ") || l.starts_with("bestmove")),
+            })
+            .collect();
+        assert_eq!(kept.len(), 4, "{position} on {threads} threads: {lines:?}");
+        kept
+    };
+    for position in [
+        "position startpos moves r1546",
+        "position startpos moves r1546 6.10",
+        "position fen p2 00253000000/01004320000 4:3,6:5 1 c1245",
+        "position fen p3 00320000000/00004400000/00000007000 5:2,8:8 3 s",
+        "position fen p4 05000001000/0000a0b0000/00010000700/00000000000 5:2,11:1 3 c2356",
+    ] {
+        let one = answer(1, position);
+        assert_eq!(answer(2, position), one, "{position}");
+        assert_eq!(answer(3, position), one, "{position}");
+    }
+    engine.finish();
+}

@@ -1,7 +1,7 @@
 //! A player of a dice game: the search or one of the game's fixed players, behind one call,
 //! so that the protocol, `steere analyse` and the solitaire study decide the same way.
 
-use super::{ChanceSearch, Iteration, Limits};
+use super::{ChanceSearch, Helpers, Iteration, Limits};
 use crate::game::ChanceRules;
 use std::sync::atomic::AtomicBool;
 
@@ -19,16 +19,17 @@ pub struct Decision<E> {
 
 /// The decision of `strategy` (`search` or a fixed player of the game) for the player to move
 /// in `pos`; `None` when nobody decides there (a roll is due, or the game is over). The search
-/// reports each completed depth to `report`.
+/// runs within `limits` on the calling thread and `helpers`, and reports each completed depth
+/// to `report`.
 pub fn decide<G: ChanceRules>(
     pos: &G,
     strategy: &str,
     seed: u64,
-    limits: Limits,
+    search: (Limits, &Helpers),
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Iteration<G::Step>),
 ) -> Option<Decision<G::Step>> {
-    decide_among(pos, &[], strategy, seed, limits, stop, report)
+    decide_among(pos, &[], strategy, seed, search, stop, report)
 }
 
 /// [`decide`] among the decisions of `only` (`go searchmoves`; empty, or holding none of the
@@ -39,7 +40,7 @@ pub fn decide_among<G: ChanceRules>(
     only: &[G::Step],
     strategy: &str,
     seed: u64,
-    limits: Limits,
+    (limits, helpers): (Limits, &Helpers),
     stop: &AtomicBool,
     report: &mut dyn FnMut(&Iteration<G::Step>),
 ) -> Option<Decision<G::Step>> {
@@ -53,7 +54,7 @@ pub fn decide_among<G: ChanceRules>(
         let event = if allowed.contains(&event) { event } else { first };
         return Some(Decision { event, search: None });
     }
-    let iteration = ChanceSearch::run_among(pos, &allowed, limits, stop, report);
+    let iteration = ChanceSearch::run_among(pos, &allowed, limits, helpers, stop, report);
     // Not even one depth completed (stopped at once): the first allowed decision, legal.
     let event = iteration.as_ref().map_or(first, |it| it.best);
     Some(Decision { event, search: iteration })

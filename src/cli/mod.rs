@@ -119,7 +119,8 @@ pub enum Command {
         /// Search about this many nodes (positions visited).
         #[arg(short, long)]
         nodes: Option<u64>,
-        /// Search threads (Lazy SMP: all search the same tree and share the hash table).
+        /// Search threads (Lazy SMP: all search the same tree and share the hash table; a dice
+        /// game: they share each depth's first rolls' outcomes, and find one thread's values).
         #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         threads: u32,
         /// Size of the transposition (hash) table in MiB.
@@ -135,7 +136,8 @@ pub enum Command {
     /// fresh 16 MiB table, prints one line per position, and ends with `nodes N time MS nps X`.
     /// With one thread (the default) N is the variant's search signature: identical on every
     /// run and machine, it changes exactly when the search's behaviour changes. With --threads T
-    /// the time to reach the same depth measures the parallel speed-up (N then varies).
+    /// the time to reach the same depth measures the parallel speed-up (N then varies; a dice
+    /// game's moves and values stay those of one thread).
     /// Example: steere bench --depth 9; steere bench --variant dipole
     Bench {
         /// Depth of each search (default: the variant's, a few seconds in release; Impasse 14).

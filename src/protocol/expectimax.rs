@@ -1,9 +1,10 @@
 //! The dice games' chance-node search as the protocol's session sees it ([`SearchSide`]): it
-//! keeps nothing between searches; `go` is the decision of the player to move, by the search
-//! or, with the `Strategy` option, one of the game's fixed players (which decide at once, on
-//! the loop); the time is a share of the mover's clock (`wtime` for odd players, `btime` for
-//! even ones); where a roll is due or the game is over nobody decides (docs/protocol.md, "Dice
-//! games").
+//! keeps only its helper threads between searches (`Threads` > 1: each depth's first rolls'
+//! outcomes are shared among them, with the values and moves of one thread); `go` is the
+//! decision of the player to move, by the search or, with the `Strategy` option, one of the
+//! game's fixed players (which decide at once, on the loop); the time is a share of the mover's
+//! clock (`wtime` for odd players, `btime` for even ones); where a roll is due or the game is
+//! over nobody decides (docs/protocol.md, "Dice games").
 
 use super::Common;
 use super::answer::{Deadline, Reporter};
@@ -14,7 +15,7 @@ use super::output::Output;
 use super::played::PlayedGame;
 use super::side::{Plan, SearchSide};
 use crate::chance::player::{SEARCH, decide_among};
-use crate::chance::{Limits, MAX_DEPTH};
+use crate::chance::{Helpers, Limits, MAX_DEPTH};
 use crate::game::{ChanceRules, Node, rules};
 use crate::levels;
 use crate::quote::move_error_reason;
@@ -22,18 +23,25 @@ use crate::search::SearchControl;
 use crate::variants::{Expectimax, Variant};
 use std::time::{Duration, Instant};
 
-/// The chance-node search's side: nothing kept.
-pub(super) struct DiceSide;
+/// The chance-node search's side: the helper threads, kept from search to search (started at
+/// the first `isready` or `go`, and again when `Threads` has changed); `None` also while they
+/// are lent to the running search.
+pub(super) struct DiceSide {
+    helpers: Option<Helpers>,
+}
 
 impl<G: ChanceRules> SearchSide<G> for DiceSide {
-    type Lent = ();
+    type Lent = Helpers;
     const KEEPS_TABLE: bool = false;
 
     fn new() -> Self {
-        DiceSide
+        DiceSide { helpers: None }
     }
 
-    fn ready(&mut self, _: &Common) {}
+    fn ready(&mut self, common: &Common) {
+        let helpers = self.take_helpers(common);
+        self.helpers = Some(helpers);
+    }
 
     fn new_game(&mut self) {}
 
@@ -61,22 +69,22 @@ impl<G: ChanceRules> SearchSide<G> for DiceSide {
         game: &PlayedGame<G>,
         params: &GoParams,
         read_at: Instant,
-    ) -> Plan<()> {
+    ) -> Plan<Helpers> {
         let pos = *game.position();
         let (strategy, seed) = (common.options.strategy, common.options.seed);
         let only = search_events(&common.out, &pos, &params.searchmoves);
         if strategy != SEARCH {
             // A fixed player decides at once: no search, no deadline to keep.
             let never = std::sync::atomic::AtomicBool::new(false);
-            let decision = decide_among(&pos, &only, strategy, seed, Limits::default(), &never, &mut |_| {});
+            let limits = (Limits::default(), &Helpers::none());
+            let decision = decide_among(&pos, &only, strategy, seed, limits, &never, &mut |_| {});
             return Plan::Answer(format!(
                 "bestmove {}",
                 decision.map_or("(none)".to_string(), |d| d.event.to_string())
             ));
         }
         let budget = budget(common, &pos, params);
-        let info = crate::variants::find(common.options.variant).ok();
-        let level = info.and_then(|info| levels::dice(levels::played(info), common.options.level(info)?));
+        let level = level(common);
         // A weakened level looks fewer rolls ahead, and misjudges its decisions' values.
         let depth = match (params.depth, level) {
             (Some(d), Some(l)) => Some(d.min(l.depth)),
@@ -96,20 +104,45 @@ impl<G: ChanceRules> SearchSide<G> for DiceSide {
         let fallback = format!("bestmove {}", fallback_event(&pos, &only, seed));
         let deadline = Deadline { start: read_at, hard: budget };
         let infinite = params.infinite;
-        let work = Box::new(move |(), control: std::sync::Arc<SearchControl>, reporter: Reporter| {
-            dice_search(&pos, &only, limits, &control, (infinite, multipv, skill), &reporter);
-            Some(())
-        });
+        let work =
+            Box::new(move |helpers: Helpers, control: std::sync::Arc<SearchControl>, reporter: Reporter| {
+                dice_search(&pos, &only, (limits, &helpers), &control, (infinite, multipv, skill), &reporter);
+                Some(helpers)
+            });
         Plan::Search { deadline, fallback, work }
     }
 
-    fn lend(&mut self, _: &Common, _: &PlayedGame<G>) {}
+    fn lend(&mut self, common: &Common, _: &PlayedGame<G>) -> Helpers {
+        self.take_helpers(common)
+    }
 
-    fn take_back(&mut self, _: Option<()>, _: &Output) {}
+    /// Helpers lost with a failed search are started again at the next `go`.
+    fn take_back(&mut self, lent: Option<Helpers>, _: &Output) {
+        self.helpers = lent;
+    }
 
     fn bench(variant: Variant<G>, depth: u32, control: &SearchControl, out: &Output) {
         super::terminal::bench(Expectimax, variant, depth, control, out);
     }
+}
+
+impl DiceSide {
+    /// The helpers for the next search, taken out of the side: those kept if there are as
+    /// many as the options ask for, else new ones. A weakened level searches on one thread,
+    /// as in the board games (docs/protocol.md, "Strength levels").
+    fn take_helpers(&mut self, common: &Common) -> Helpers {
+        let threads = if level(common).is_some() { 1 } else { common.options.threads };
+        match self.helpers.take() {
+            Some(helpers) if helpers.threads() == threads => helpers,
+            _ => Helpers::new(threads),
+        }
+    }
+}
+
+/// The parameters of the level the options ask for; `None` at full strength.
+fn level(common: &Common) -> Option<levels::DiceLevel> {
+    let info = crate::variants::find(common.options.variant).ok()?;
+    levels::dice(levels::played(info), common.options.level(info)?)
 }
 
 /// The events of `go searchmoves` that are legal decisions in `pos`. An illegal or malformed
@@ -162,13 +195,13 @@ type Answering = (bool, usize, Option<(f64, u64)>);
 fn dice_search<G: ChanceRules>(
     pos: &G,
     only: &[G::Step],
-    limits: Limits,
+    search: (Limits, &Helpers),
     control: &SearchControl,
     (infinite, multipv, skill): Answering,
     reporter: &Reporter,
 ) {
     let players = pos.players();
-    let decision = decide_among(pos, only, SEARCH, 0, limits, &control.stop, &mut |it| {
+    let decision = decide_among(pos, only, SEARCH, 0, search, &control.stop, &mut |it| {
         for line in crate::tools::searches::expectimax::info_lines(it, players, multipv) {
             reporter.info(line);
         }
@@ -196,7 +229,7 @@ fn fallback_event<G: ChanceRules>(pos: &G, only: &[G::Step], seed: u64) -> Strin
     let never = std::sync::atomic::AtomicBool::new(false);
     let first_fixed = G::FIXED_PLAYERS.first().copied().unwrap_or(SEARCH);
     let limits = Limits { depth: Some(1), ..Limits::default() };
-    let fixed = decide_among(pos, only, first_fixed, seed, limits, &never, &mut |_| {});
+    let fixed = decide_among(pos, only, first_fixed, seed, (limits, &Helpers::none()), &never, &mut |_| {});
     fixed
         .map(|d| d.event)
         .or_else(|| pos.decisions().first().copied())

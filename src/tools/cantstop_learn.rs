@@ -19,7 +19,7 @@
 use crate::cantstop::board::{COLUMNS, HEIGHTS};
 use crate::cantstop::eval::{self, Model, SLOTS, Value, W_RANGE, WIDTH};
 use crate::cantstop::{Options, Position, Variant};
-use crate::chance::Limits;
+use crate::chance::{Helpers, Limits};
 use crate::chance::player::{SEARCH, decide};
 use crate::game::{Node, Rules};
 use crate::tools::rng::SplitMix64;
@@ -220,7 +220,7 @@ fn play_out(
                 pos.play(pos.chance_step(index).expect("a roll"))
             }
             _ => {
-                let decision = decide(&pos, SEARCH, seed, limits, &stop, &mut |_| {});
+                let decision = decide(&pos, SEARCH, seed, (limits, &Helpers::none()), &stop, &mut |_| {});
                 pos.play(decision.expect("a decision node has decisions").event)
             }
         };
@@ -294,9 +294,9 @@ pub fn duel(
                 Node::Decision => {
                     let event = match order[pos.to_move()] {
                         Seat::Search(value) => eval::with_value(value, || {
-                            decide(&pos, SEARCH, seed ^ stream, limits, &stop, &mut |_| {})
+                            decide(&pos, SEARCH, seed ^ stream, (limits, &Helpers::none()), &stop, &mut |_| {})
                         }),
-                        Seat::Fixed(name) => decide(&pos, name, seed ^ stream, limits, &stop, &mut |_| {}),
+                        Seat::Fixed(name) => decide(&pos, name, seed ^ stream, (limits, &Helpers::none()), &stop, &mut |_| {}),
                     };
                     pos.play(event.expect("a decision node has decisions").event)
                 }

@@ -4,7 +4,7 @@
 
 use super::{DEFAULT_ANALYSE_MS, Request, SOLITAIRE_DEPTH, Searches, SolitaireRequest};
 use crate::chance::player::{SEARCH, decide};
-use crate::chance::{ChanceSearch, Iteration, Limits};
+use crate::chance::{ChanceSearch, Helpers, Iteration, Limits};
 use crate::game::{ChanceRules, Node, rules};
 use crate::search::SearchControl;
 use crate::tools::rng::SplitMix64;
@@ -12,12 +12,13 @@ use crate::variants::{Expectimax, Variant};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
-/// The bench: every bench position searched to `depth` rolls on one thread; one line per
-/// position through `out`, and the summary line returned (`nodes N time MS nps X`: N is the
-/// dice search's signature).
+/// The bench: every bench position searched to `depth` rolls on the calling thread and
+/// `helpers`; one line per position through `out`, and the summary line returned (`nodes N
+/// time MS nps X`: with no helper, N is the dice search's signature; with helpers the values
+/// and moves are the same, and N varies from run to run).
 pub fn bench<G: ChanceRules>(
     variant: Variant<G>,
-    depth: u32,
+    (depth, helpers): (u32, &Helpers),
     stop: &AtomicBool,
     out: &mut dyn FnMut(String),
 ) -> String {
@@ -26,7 +27,9 @@ pub fn bench<G: ChanceRules>(
     let mut nodes = 0;
     for (i, pos) in positions.iter().enumerate() {
         let limits = Limits { depth: Some(depth), ..Limits::default() };
-        let Some(it) = ChanceSearch::run(pos, limits, stop, &mut |_| {}) else { continue };
+        let Some(it) = ChanceSearch::run_among(pos, &[], limits, helpers, stop, &mut |_| {}) else {
+            continue;
+        };
         nodes += it.nodes;
         out(format!(
             "position {}/{}: bestmove {} value {:.4} depth {} nodes {} time {}",
@@ -43,12 +46,13 @@ pub fn bench<G: ChanceRules>(
 }
 
 /// `steere analyse` for a dice game: one line per completed depth, the value of every
-/// decision, then `bestmove` (or why there is none).
+/// decision, then `bestmove` (or why there is none). The search runs on the calling thread
+/// and `helpers`.
 pub fn analyse<G: ChanceRules>(
     pos: &G,
     strategy: &str,
     seed: u64,
-    (limits, multipv): (Limits, usize),
+    (limits, helpers, multipv): (Limits, &Helpers, usize),
     out: &mut dyn FnMut(String),
 ) {
     match pos.node() {
@@ -70,7 +74,7 @@ pub fn analyse<G: ChanceRules>(
     let players = pos.players();
     let mut report =
         |it: &Iteration<G::Step>| info_lines(it, players, multipv).into_iter().for_each(&mut *out);
-    let decision = decide(pos, strategy, seed, limits, &stop, &mut report);
+    let decision = decide(pos, strategy, seed, (limits, helpers), &stop, &mut report);
     if let Some(decision) = decision {
         if let Some(it) = decision.search.as_ref().filter(|_| strategy == SEARCH) {
             for (event, value) in &it.values {
@@ -154,7 +158,8 @@ fn play_solitaire<G: ChanceRules>(start: G, strategy: &str, seed: u64, game: u64
         pos = match pos.node() {
             Node::Chance => pos.play(random_chance_step(pos, &mut rng)),
             _ => {
-                let decision = decide(&pos, strategy, seed ^ game, limits, &stop, &mut |_| {});
+                let decision =
+                    decide(&pos, strategy, seed ^ game, (limits, &Helpers::none()), &stop, &mut |_| {});
                 pos.play(decision.expect("a decision node has decisions").event)
             }
         };
@@ -248,7 +253,8 @@ fn play_duel<G: ChanceRules>(
             Node::Chance => pos.play(random_chance_step(pos, &mut rng)),
             Node::Decision => {
                 let strategy = seats[pos.to_move()];
-                let decision = decide(&pos, strategy, seed ^ stream, limits, &stop, &mut |_| {});
+                let decision =
+                    decide(&pos, strategy, seed ^ stream, (limits, &Helpers::none()), &stop, &mut |_| {});
                 pos.play(decision.expect("a decision node has decisions").event)
             }
         };
@@ -315,7 +321,8 @@ impl<G: ChanceRules> Searches<G> for Expectimax {
             nodes: request.nodes,
             movetime: request.movetime_or(DEFAULT_ANALYSE_MS),
         };
-        analyse(pos, "search", 0, (limits, request.multipv), &mut |line| out(&line));
+        let helpers = Helpers::new(request.threads);
+        analyse(pos, "search", 0, (limits, &helpers, request.multipv), &mut |line| out(&line));
         Ok(())
     }
 
@@ -327,7 +334,8 @@ impl<G: ChanceRules> Searches<G> for Expectimax {
         out: &mut dyn FnMut(&str),
     ) -> Result<bool, String> {
         let depth = request.depth.unwrap_or(variant.info.bench_depth);
-        let summary = bench(variant, depth, &control.stop, &mut |line| out(&line));
+        let helpers = Helpers::new(request.threads);
+        let summary = bench(variant, (depth, &helpers), &control.stop, &mut |line| out(&line));
         Ok(super::end_bench(control, summary, out))
     }
 

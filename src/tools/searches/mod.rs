@@ -30,7 +30,8 @@ pub struct Request {
     pub movetime: Option<u64>,
     /// Nodes.
     pub nodes: Option<u64>,
-    /// Search threads (the alpha-beta search's; the chance search runs on one).
+    /// Search threads (alpha-beta: Lazy SMP; the chance search: each depth's first rolls'
+    /// outcomes shared among them, with the values and moves of one thread).
     pub threads: usize,
     /// The hash table in MiB (the alpha-beta search's).
     pub hash_mib: usize,
