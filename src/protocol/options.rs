@@ -248,7 +248,7 @@ impl Options {
                     Ok(Change::RuleOption(option, option.value(value)?))
                 }
                 None => Err(format!(
-                    "unknown option {} (options: Hash, Threads, MoveOverhead, Ponder, UCI_Variant, Clear Hash, Players, {}Strategy, Seed, MultiPV, Skill Level, UCI_LimitStrength, UCI_Elo; also accepted: debug, OwnBook false)",
+                    "unknown option {} (options: Hash, Threads, MoveOverhead, Ponder, UCI_Variant, Clear Hash, Players, {}Strategy, Seed, MultiPV, Skill Level, UCI_LimitStrength, UCI_Elo)",
                     quote(name),
                     crate::variants::rule_options()
                         .iter()

@@ -19,8 +19,8 @@
 use crate::cantstop::board::{COLUMNS, HEIGHTS};
 use crate::cantstop::eval::{self, Model, SLOTS, Value, W_RANGE, WIDTH};
 use crate::cantstop::{Options, Position, Variant};
-use crate::chance::{Helpers, Limits};
 use crate::chance::player::{SEARCH, decide};
+use crate::chance::{Helpers, Limits};
 use crate::game::{Node, Rules};
 use crate::tools::rng::SplitMix64;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -294,9 +294,18 @@ pub fn duel(
                 Node::Decision => {
                     let event = match order[pos.to_move()] {
                         Seat::Search(value) => eval::with_value(value, || {
-                            decide(&pos, SEARCH, seed ^ stream, (limits, &Helpers::none()), &stop, &mut |_| {})
+                            decide(
+                                &pos,
+                                SEARCH,
+                                seed ^ stream,
+                                (limits, &Helpers::none()),
+                                &stop,
+                                &mut |_| {},
+                            )
                         }),
-                        Seat::Fixed(name) => decide(&pos, name, seed ^ stream, (limits, &Helpers::none()), &stop, &mut |_| {}),
+                        Seat::Fixed(name) => {
+                            decide(&pos, name, seed ^ stream, (limits, &Helpers::none()), &stop, &mut |_| {})
+                        }
                     };
                     pos.play(event.expect("a decision node has decisions").event)
                 }
