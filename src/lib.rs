@@ -38,5 +38,6 @@ pub mod protocol;
 pub mod quote;
 pub mod realtime;
 pub mod search;
+pub mod tablebase;
 pub mod tools;
 pub mod variants;

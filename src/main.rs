@@ -45,6 +45,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Command::Solve(args) => steere::tools::solve::run(&args),
+        Command::Tb(command) => steere::tools::tablebase::run(&command),
         Command::Match(args) => steere::tools::matches::run(&args),
         Command::Book(args) => steere::tools::book::run(&args),
         Command::Calibrate(args) => steere::tools::calibrate::run(&args),

@@ -9,11 +9,13 @@ pub mod calibrate;
 pub mod gui;
 pub mod matches;
 pub mod solve;
+pub mod tablebase;
 pub mod usage;
 
 pub use book::BookArgs;
 pub use calibrate::CalibrateArgs;
 pub use solve::SolveArgs;
+pub use tablebase::TbCommand;
 
 use crate::search::MAX_HASH_MIB;
 use crate::tools::perft::MAX_PERFT_DEPTH;
@@ -177,6 +179,12 @@ pub enum Command {
     ///
     /// Example: steere solve positions/tactics-impasse.epd --movetime 1000
     Solve(SolveArgs),
+    /// Endgame tables: build them, probe them (exact values; see docs/tablebases.md).
+    ///
+    /// Example: steere tb build --max-stacks 5, then steere solve positions/endgames-impasse.epd
+    /// --tables tables, or `setoption name TablebasePath value tables` in the protocol.
+    #[command(subcommand)]
+    Tb(TbCommand),
     /// Play a match between engines, with the rules code as referee, and judge it.
     ///
     /// Each engine is a command plus KEY=VALUE settings (name=, option.NAME=VALUE, tc=10+0.1,

@@ -24,6 +24,10 @@ pub struct SolveArgs {
     /// default when no limit is given; with a limit, the limit caps each search.
     #[arg(long)]
     pub prove: bool,
+    /// The directory of endgame tables to probe (built by `steere tb build`): positions they
+    /// hold are known at once, and so is every line that reaches them.
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
     /// Search threads per position (Lazy SMP).
     #[arg(short, long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,

@@ -39,6 +39,16 @@ pub enum Outcome {
     Draw,
 }
 
+/// The exact value of a position read from an endgame table, for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableValue {
+    /// Win, loss or draw with best play.
+    pub outcome: Outcome,
+    /// For a win or a loss: the plies to the end with best play (the winner hurrying, the
+    /// loser resisting); 0 for a draw.
+    pub plies: u32,
+}
+
 /// A two-player, perfect-information, turn-based game as the search sees it.
 pub trait Game: Copy + Send + Sync + Debug + 'static {
     /// One move; `Display` writes the game's move notation.
@@ -85,6 +95,13 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
     #[inline(always)]
     fn is_reversible(&self, _mv: Self::Move) -> bool {
         false
+    }
+
+    /// The exact value of this (unfinished) position from the endgame tables the game has
+    /// loaded, if one holds it. The search then scores the node at once. The default: no tables.
+    #[inline(always)]
+    fn probe_tables(&self) -> Option<TableValue> {
+        None
     }
 
     /// False when the static evaluation of this position is not to be trusted because a forced

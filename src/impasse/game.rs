@@ -7,6 +7,7 @@
 
 use crate::game::{Game, MoveTextError, Outcome, Rules};
 use crate::impasse::notation::{self, MoveError};
+use crate::game::TableValue;
 use crate::impasse::{Move, MoveKind, MoveList, Position, eval};
 
 impl Game for Position {
@@ -41,6 +42,11 @@ impl Game for Position {
     #[inline(always)]
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    #[inline(always)]
+    fn probe_tables(&self) -> Option<TableValue> {
+        crate::impasse::tablebase::probe(self)
     }
 
     #[inline(always)]

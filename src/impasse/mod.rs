@@ -14,6 +14,7 @@ pub mod eval;
 pub mod game;
 pub mod movegen;
 pub mod notation;
+pub mod tablebase;
 pub mod zobrist;
 
 use board::{Bitboard, Square, Squares, rank_mask};

@@ -183,8 +183,15 @@ impl Options {
             format!("option name Skill Level type spin default {0} min 0 max {0}", levels::FULL),
             "option name UCI_LimitStrength type check default false".to_string(),
             format!("option name UCI_Elo type spin default {MAX_ELO} min {MIN_ELO} max {MAX_ELO}"),
+            "option name TablebasePath type string default <empty>".to_string(),
         ]);
         lines
+    }
+
+    /// True for `TablebasePath` (in any case and spacing): the directory of the endgame tables,
+    /// which the session installs itself (a path is no [`Change`]).
+    pub fn is_tablebase_path(name: &str) -> bool {
+        name.chars().filter(|c| *c != ' ' && *c != '_').flat_map(char::to_lowercase).eq("tablebasepath".chars())
     }
 
     /// Validates `setoption name NAME [value VALUE]`.
@@ -248,7 +255,7 @@ impl Options {
                     Ok(Change::RuleOption(option, option.value(value)?))
                 }
                 None => Err(format!(
-                    "unknown option {} (options: Hash, Threads, MoveOverhead, Ponder, UCI_Variant, Clear Hash, Players, {}Strategy, Seed, MultiPV, Skill Level, UCI_LimitStrength, UCI_Elo)",
+                    "unknown option {} (options: Hash, Threads, MoveOverhead, Ponder, UCI_Variant, Clear Hash, Players, {}Strategy, Seed, MultiPV, Skill Level, UCI_LimitStrength, UCI_Elo, TablebasePath)",
                     quote(name),
                     crate::variants::rule_options()
                         .iter()

@@ -15,6 +15,7 @@ use super::played::{self, PlayedGame};
 use super::side::{Plan, SearchSide, SearchWork};
 use super::{Common, Flow, Session, hello_lines};
 use crate::game::{Params, Rules, rules};
+use crate::quote::shorten;
 use crate::search::SearchControl;
 use crate::variants::Variant;
 use std::sync::Arc;
@@ -132,6 +133,10 @@ impl<G: Rules, S: SearchSide<G>> GameSession<G, S> {
     /// position (the variant already played is no change: position and table stay), and a new
     /// `Players` sets a game that seats several numbers to the start for that many.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Flow {
+        if Options::is_tablebase_path(name) {
+            self.set_tablebase_path(value);
+            return Flow::Continue;
+        }
         let Some(change) = self.common.check_option(name, value) else {
             return Flow::Continue;
         };
@@ -169,6 +174,21 @@ impl<G: Rules, S: SearchSide<G>> GameSession<G, S> {
             _ => {}
         }
         Flow::Continue
+    }
+
+    /// `setoption name TablebasePath value DIR`: the tables of DIR become the ones every game's
+    /// search probes (`<empty>` or no value: none). What was found is said in one line per game
+    /// with tables; a missing directory or a faulty file is a one-line warning, and the engine
+    /// plays on with the valid tables (or none). Tables are read-only and swapped whole, so a
+    /// search running meanwhile sees the old or the new ones, never a mixture.
+    fn set_tablebase_path(&mut self, value: Option<&str>) {
+        let dir = value.map(str::trim).filter(|v| !v.is_empty() && *v != "<empty>").map(std::path::Path::new);
+        for result in crate::variants::install_tables(dir) {
+            match result {
+                Ok(found) => self.common.out.info_string(&format!("tablebases: {found}")),
+                Err(e) => self.common.out.info_string(&format!("warning: TablebasePath: {}", shorten(&e, 240))),
+            }
+        }
     }
 
     /// The start of the variant under the options in force replaces the game.

@@ -46,6 +46,10 @@
 //! free move only helps") is a property of a game, which the search cannot assume; a game for
 //! which it holds would say so through the trait, as it says whether it can repeat.
 //!
+//! **Endgame tables**: a node whose position a loaded table holds ([`Game::probe_tables`]) is
+//! scored at once with the table's exact result, placed at its distance from the root like a
+//! finished game, so that the search's proven scores stay exact distances.
+//!
 //! Leaves are extended where [`Game::is_quiet`] says the evaluation is not to be trusted; a game
 //! that does not answer it is always quiet (the trait's default).
 
@@ -222,6 +226,14 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         if G::CAN_REPEAT && self.is_repetition(ply) {
             return 0;
+        }
+        // An endgame table knows the exact value: a proof at any depth (mate-distance scored).
+        if let Some(value) = pos.probe_tables() {
+            return match value.outcome {
+                Outcome::Win => WIN - ply as i32 - value.plies as i32,
+                Outcome::Loss => -WIN + ply as i32 + value.plies as i32,
+                Outcome::Draw => 0,
+            };
         }
         if ply >= MAX_PLY || (depth <= 0 && (!self.shared.params.quiescence || pos.is_quiet())) {
             return pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);

@@ -11,3 +11,4 @@ pub mod rng;
 pub mod searches;
 pub mod solve;
 pub mod stdout;
+pub mod tablebase;

@@ -248,6 +248,11 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     let text = epd_file::read(&args.file).map_err(|e| format!("{path}: {e}"))?;
     let default = variants::find(args.variant.as_deref().unwrap_or(variants::DEFAULT_VARIANT))
         .map_err(|e| format!("--variant: {e}"))?;
+    if let Some(dir) = &args.tables {
+        for found in variants::install_tables(Some(dir)) {
+            eprintln!("tablebases: {}", found.map_err(|e| format!("--tables: {e}"))?);
+        }
+    }
     let (sections, unknown) = epd_file::sections(&text, default);
     let lines = sections.iter().map(|s| s.lines.len()).sum();
     let mut totals = Totals {
