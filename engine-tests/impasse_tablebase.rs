@@ -8,13 +8,13 @@ mod common;
 #[path = "impasse_solver/mod.rs"]
 mod solver;
 
+use common::Rng;
 use solver::{Exact, Solver};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use steere::game::Outcome;
 use steere::impasse::Position;
 use steere::impasse::tablebase::{Tables, build_all};
-use common::Rng;
 
 /// A fresh directory under the target directory.
 fn scratch(name: &str) -> PathBuf {
@@ -150,7 +150,11 @@ fn one_and_two_threads_build_the_same_bytes() {
 
 fn steere(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_steere")).args(args).output().unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
@@ -182,4 +186,62 @@ fn tb_build_and_probe_end_to_end_and_faulty_files_are_refused() {
     assert!(out.contains("table 3 stacks") && out.contains("kept (valid file)"), "{out}");
     let (ok, _, err) = steere(&["tb", "build", "--variant", "dipole", "--dir", d]);
     assert!(!ok && err.contains("no endgame tables for \"dipole\""), "{err}");
+}
+
+/// The engine's answers to a protocol script (read to the end of its output).
+fn session(script: &str) -> String {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_steere"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(script.as_bytes()).unwrap();
+    String::from_utf8_lossy(&child.wait_with_output().unwrap().stdout).into()
+}
+
+#[test]
+fn the_protocol_loads_tables_warns_on_faulty_ones_and_keeps_the_fastest_win() {
+    let dir = scratch("protocol");
+    build(&dir, 4, 2);
+    let d = dir.display();
+    // White wins by h2 (win 3, the fastest) or h4 (slower): the exhaustive solver says which.
+    let fen = "8/8/8/6b1/7w/6B1/7w/8 w";
+    let pos = Position::from_fen(fen).unwrap();
+    let analysis = Solver::new(1 << 20).analyse(&pos).unwrap();
+    let fastest: Vec<String> = analysis.fastest.iter().map(|m| m.to_string()).collect();
+    assert!(analysis.winning.len() > analysis.fastest.len(), "the position must have slower wins");
+    let Exact::Win(plies) = analysis.value else { panic!("a won position") };
+    // One node: the root filter alone must already have left only the fastest wins.
+    let out = session(&format!(
+        "uci\nsetoption name TablebasePath value {d}\nisready\nposition fen {fen}\ngo nodes 1\nisready\nquit\n"
+    ));
+    assert!(out.contains("info string tablebases: impasse: tables of 2 to 4 stacks"), "{out}");
+    let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).unwrap_or_else(|| panic!("{out}"));
+    assert!(fastest.contains(&best.to_string()), "{best} is not among the fastest {fastest:?}\n{out}");
+    assert!(out.contains(&format!("score mate {}", plies.div_ceil(2))), "{out}");
+
+    // A missing directory and a corrupt file: one warning line each, and the engine plays on
+    // with what is valid.
+    let path = dir.join("impasse-4.stb");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[200] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let out = session(&format!(
+        "uci\nsetoption name TablebasePath value {d}/none\nsetoption name TablebasePath value {d}\n\
+         isready\nposition fen {fen}\ngo depth 2\nisready\nsetoption name TablebasePath value <empty>\nisready\nquit\n"
+    ));
+    let warnings: Vec<&str> =
+        out.lines().filter(|l| l.starts_with("info string warning: TablebasePath")).collect();
+    assert_eq!(warnings.len(), 2, "{out}");
+    assert!(warnings[0].contains("no such directory"), "{out}");
+    assert!(
+        warnings[1].contains("impasse-4.stb") && warnings[1].contains("tables of 2 to 3 stacks"),
+        "{out}"
+    );
+    assert!(out.contains("info string tablebases: impasse: no tables"), "{out}");
+    assert_eq!(out.matches("readyok").count(), 3, "{out}");
+    let best = out.lines().find_map(|l| l.strip_prefix("bestmove ")).unwrap_or_else(|| panic!("{out}"));
+    assert!(pos.legal_moves().as_ref().iter().any(|m| m.to_string() == best), "{out}");
 }

@@ -49,6 +49,19 @@ pub struct TableValue {
     pub plies: u32,
 }
 
+impl TableValue {
+    /// The value of a position one move before this one, for its side to move, when that move
+    /// is the best: a loss here is a win there one ply further from the end, and so on.
+    pub fn one_move_before(self) -> TableValue {
+        let outcome = match self.outcome {
+            Outcome::Win => Outcome::Loss,
+            Outcome::Loss => Outcome::Win,
+            Outcome::Draw => return self,
+        };
+        TableValue { outcome, plies: self.plies + 1 }
+    }
+}
+
 /// A two-player, perfect-information, turn-based game as the search sees it.
 pub trait Game: Copy + Send + Sync + Debug + 'static {
     /// One move; `Display` writes the game's move notation.

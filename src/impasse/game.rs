@@ -5,9 +5,9 @@
 //! from what stands on `from` and `to` (a removal has `to == from`), so the code is unique among
 //! the legal moves, as [`Game::move_code`] requires.
 
+use crate::game::TableValue;
 use crate::game::{Game, MoveTextError, Outcome, Rules};
 use crate::impasse::notation::{self, MoveError};
-use crate::game::TableValue;
 use crate::impasse::{Move, MoveKind, MoveList, Position, eval};
 
 impl Game for Position {

@@ -191,13 +191,12 @@ impl Options {
     /// True for `TablebasePath` (in any case and spacing): the directory of the endgame tables,
     /// which the session installs itself (a path is no [`Change`]).
     pub fn is_tablebase_path(name: &str) -> bool {
-        name.chars().filter(|c| *c != ' ' && *c != '_').flat_map(char::to_lowercase).eq("tablebasepath".chars())
+        option_key(name) == "tablebasepath"
     }
 
     /// Validates `setoption name NAME [value VALUE]`.
     pub fn check(name: &str, value: Option<&str>) -> Result<Change, String> {
-        let key: String =
-            name.chars().filter(|c| *c != ' ' && *c != '_').flat_map(char::to_lowercase).collect();
+        let key = option_key(name);
         let value = value.map(str::trim);
         match key.as_str() {
             "hash" => {
@@ -328,6 +327,12 @@ fn spin(name: &str, value: Option<&str>, min: u64, max: u64) -> Result<u64, Stri
         }
         Err(_) => Err(format!("{name}: value {} is not a whole number from {min} to {max}", quote(text))),
     }
+}
+
+/// An option's name as options are matched: without spaces and underscores, in lower case
+/// (`Clear Hash`, `clear_hash` and `ClearHash` are one option).
+fn option_key(name: &str) -> String {
+    name.chars().filter(|c| *c != ' ' && *c != '_').flat_map(char::to_lowercase).collect()
 }
 
 #[cfg(test)]

@@ -186,7 +186,9 @@ impl<G: Rules, S: SearchSide<G>> GameSession<G, S> {
         for result in crate::variants::install_tables(dir) {
             match result {
                 Ok(found) => self.common.out.info_string(&format!("tablebases: {found}")),
-                Err(e) => self.common.out.info_string(&format!("warning: TablebasePath: {}", shorten(&e, 240))),
+                Err(e) => {
+                    self.common.out.info_string(&format!("warning: TablebasePath: {}", shorten(&e, 240)))
+                }
             }
         }
     }

@@ -58,7 +58,7 @@ use super::shared::Shared;
 use super::time::TimeManager;
 use super::tt::Bound;
 use super::{EVAL_LIMIT, INFINITY, MAX_PLY, PROVEN, SearchInfo, WIN, is_proven, score_from_tt, score_to_tt};
-use crate::game::{Game, Outcome};
+use crate::game::{Game, Outcome, TableValue};
 use std::sync::OnceLock;
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -66,6 +66,18 @@ use std::sync::atomic::Ordering::Relaxed;
 pub const POLL_INTERVAL: u64 = 1024;
 /// Reverse futility margin per ply of remaining depth.
 const RFP_MARGIN: i32 = 80;
+
+/// The search score at `ply` from the root of a result known exactly, `plies` from the end (a
+/// finished game: 0): proven wins nearer the root score higher, proven losses lower, so the
+/// search prefers the fastest win and the longest resistance.
+pub(super) fn exact_score(value: TableValue, ply: usize) -> i32 {
+    let distance = ply as i32 + value.plies as i32;
+    match value.outcome {
+        Outcome::Win => WIN - distance,
+        Outcome::Loss => -WIN + distance,
+        Outcome::Draw => 0,
+    }
+}
 
 /// The late-move reduction for the `index`-th move (0-based) at `depth`: about
 /// `0.75 + ln(depth) ln(index) / 2.25` plies (the logarithmic formula of Stockfish and many
@@ -218,22 +230,14 @@ impl<'a, G: Game> Worker<'a, G> {
         self.seldepth = self.seldepth.max(ply);
         self.count_node();
         if let Some(outcome) = pos.outcome() {
-            return match outcome {
-                Outcome::Loss => -WIN + ply as i32,
-                Outcome::Win => WIN - ply as i32,
-                Outcome::Draw => 0,
-            };
+            return exact_score(TableValue { outcome, plies: 0 }, ply);
         }
         if G::CAN_REPEAT && self.is_repetition(ply) {
             return 0;
         }
         // An endgame table knows the exact value: a proof at any depth (mate-distance scored).
         if let Some(value) = pos.probe_tables() {
-            return match value.outcome {
-                Outcome::Win => WIN - ply as i32 - value.plies as i32,
-                Outcome::Loss => -WIN + ply as i32 + value.plies as i32,
-                Outcome::Draw => 0,
-            };
+            return exact_score(value, ply);
         }
         if ply >= MAX_PLY || (depth <= 0 && (!self.shared.params.quiescence || pos.is_quiet())) {
             return pos.evaluate().clamp(-EVAL_LIMIT, EVAL_LIMIT);

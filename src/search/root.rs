@@ -15,13 +15,13 @@
 //!   root in the table: a later line's score is not the position's value. With one line the
 //!   iteration is exactly the single-line search, so the bench signature does not move.
 
-use super::negamax::{Reporter, Worker};
+use super::negamax::{Reporter, Worker, exact_score};
 use super::tt::Bound;
 use super::{
     INFINITY, MAX_DEPTH, PROVEN, RootLine, Score, SearchInfo, SearchResult, SearchTiming, WIN, is_proven,
     score_to_tt,
 };
-use crate::game::Game;
+use crate::game::{Game, TableValue};
 use std::sync::atomic::Ordering::Relaxed;
 use std::time::Instant;
 
@@ -162,6 +162,30 @@ impl<G: Game> Worker<'_, G> {
             self.root_moves.retain(|&mv| wanted.contains(&G::move_code(mv)));
         }
         self.root_restricted = self.root_moves.len() < legal;
+        self.filter_by_tables(pos);
+    }
+
+    /// The root filter of the endgame tables: when they hold the root and the result of every
+    /// root move, a single line keeps only the moves with the best result (the fastest win, the
+    /// longest resistance, a draw rather than a loss), so that the search cannot trade a won
+    /// ending for a slower one; several lines (MultiPV) keep every move, best result first. The
+    /// moves kept all score the same, so the root's score is still that of the whole position.
+    fn filter_by_tables(&mut self, pos: &G) {
+        if pos.probe_tables().is_none() {
+            return;
+        }
+        let known: Option<Vec<i32>> =
+            self.root_moves.iter().map(|&mv| known_score(&pos.make_move(mv))).collect();
+        let Some(scores) = known else { return };
+        let mut ranked: Vec<(i32, G::Move)> =
+            scores.into_iter().zip(self.root_moves.iter().copied()).collect();
+        // Stable: equal results keep the ordering's preference.
+        ranked.sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+        let best = ranked[0].0;
+        if self.shared.limits.multipv <= 1 {
+            ranked.retain(|&(score, _)| score == best);
+        }
+        self.root_moves = ranked.into_iter().map(|(_, mv)| mv).collect();
     }
 
     /// True when `score` is a proven win short enough for `go mate N` (never while searching
@@ -270,6 +294,16 @@ impl<G: Game> Worker<'_, G> {
         }
         best
     }
+}
+
+/// The root's score of a move to `child` when the child's result is known exactly (the game is
+/// over, or a table holds it).
+fn known_score<G: Game>(child: &G) -> Option<i32> {
+    let value = match child.outcome() {
+        Some(outcome) => TableValue { outcome, plies: 0 },
+        None => child.probe_tables()?,
+    };
+    Some(-exact_score(value, 1))
 }
 
 /// The lines in their public form.

@@ -559,6 +559,7 @@ mod tests {
             threads: 1,
             jobs: 1,
             hash: 1,
+            tables: None,
         };
         assert_eq!(Settings::from_args(&args), Settings { limits: Limits::default(), prove: true });
         let timed = Settings::from_args(&SolveArgs { movetime: Some(1000), ..args.clone() });

@@ -11,10 +11,9 @@ pub fn run(command: &TbCommand) -> Result<(), String> {
     match command {
         TbCommand::Build(args) => {
             let family = variants::table_family(&args.variant).map_err(|e| format!("--variant: {e}"))?;
-            let threads = args.threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                |t| t as usize,
-            );
+            let threads = args
+                .threads
+                .map_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()), |t| t as usize);
             let terminal = std::io::stderr().is_terminal();
             let progress = move |table: u32, done: u64, total: u64| {
                 if terminal {

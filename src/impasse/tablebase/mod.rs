@@ -202,7 +202,8 @@ pub fn build_all(
     if !(2..=index::MAX_STACKS).contains(&max) {
         return Err(format!("--max-stacks {max}: tables have 2 to {} stacks", index::MAX_STACKS));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: cannot create the directory: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("{}: cannot create the directory: {e}", dir.display()))?;
     let mut tables = Tables::new();
     for stacks in 2..=max {
         let path = dir.join(tablebase::file_name(GAME, stacks));
@@ -212,7 +213,8 @@ pub fn build_all(
             continue;
         }
         let started = std::time::Instant::now();
-        let entries = build::build_table(stacks, &tables, threads, &|done, total| progress(stacks, done, total))?;
+        let entries =
+            build::build_table(stacks, &tables, threads, &|done, total| progress(stacks, done, total))?;
         tablebase::write_table(&path, &header(stacks), &entries)?;
         report(&BuiltTable::of(stacks, &entries, started.elapsed().as_secs_f64(), true));
         let mapped = MappedTable::open(&path, &header(stacks))?;
@@ -268,6 +270,7 @@ fn install_dir(dir: Option<&Path>) -> Result<String, String> {
     if warnings.is_empty() { Ok(found) } else { Err(format!("{} ({found})", warnings.join("; "))) }
 }
 
+/// `steere tb probe`: the value of `fen` and of each of its moves, one line each.
 fn probe_command(dir: &Path, fen: &str) -> Result<Vec<String>, String> {
     let pos = Position::from_fen(fen).map_err(|e| format!("--fen: {e}"))?;
     let (tables, warnings) = Tables::open(dir, index::MAX_STACKS);
@@ -278,9 +281,9 @@ fn probe_command(dir: &Path, fen: &str) -> Result<Vec<String>, String> {
         return Ok(vec!["value loss 0 (the game is over)".into()]);
     }
     let stacks = pos.occupied().count_ones();
-    let value = tables
-        .probe(&pos)
-        .ok_or_else(|| format!("no table of {stacks} stacks in {} (build it with steere tb build)", dir.display()))?;
+    let value = tables.probe(&pos).ok_or_else(|| {
+        format!("no table of {stacks} stacks in {} (build it with steere tb build)", dir.display())
+    })?;
     let mut lines = vec![format!("value {}", value_text(value))];
     let mut moves: Vec<(String, String)> = pos
         .legal_moves()
@@ -291,13 +294,7 @@ fn probe_command(dir: &Path, fen: &str) -> Result<Vec<String>, String> {
             let text = if child.is_game_over() {
                 "win 1".to_string()
             } else {
-                tables.probe(&child).map_or("unknown".into(), |v| {
-                    let parent = match v.outcome {
-                        Outcome::Win => TableValue { outcome: Outcome::Loss, plies: v.plies + 1 },
-                        _ => TableValue { outcome: Outcome::Win, plies: v.plies + 1 },
-                    };
-                    value_text(parent)
-                })
+                tables.probe(&child).map_or("unknown".into(), |v| value_text(v.one_move_before()))
             };
             (mv.to_string(), text)
         })
