@@ -6,7 +6,8 @@
 //! goes to `target/gui-screenshots/`. HexDame's hexagonal board has its own test
 //! (`gui_browser/hexdame.rs`): moves and multi-jump captures by clicking cells, kings, a draw by
 //! repetition, analysis. So has Can't Stop (`gui_browser/cantstop.rs`): a person's turns by
-//! buttons against engine seats, busts, won columns, a four-player game.
+//! buttons against engine seats, busts, won columns, a four-player game. The analysis with
+//! endgame tables (`gui_browser/tables.rs`): the tables' verdict against the exhaustive solver.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (`.ci/run` installs them when missing). Run
 //! it alone with `cargo test --test gui_browser -- --nocapture` (it prints the time from a click
@@ -47,8 +48,15 @@ fn free_port() -> u16 {
 
 /// Starts `steere gui` on a free port with this steere as the engine `steere`.
 fn start_gui() -> (Process, u16) {
+    start_gui_with(&[])
+}
+
+/// Starts `steere gui` on a free port with this steere as the engine `steere` and `more`
+/// arguments.
+fn start_gui_with(more: &[&str]) -> (Process, u16) {
     let mut child = Command::new(STEERE)
         .args(["gui", "--port", "0", "--engine", &format!("steere={STEERE}")])
+        .args(more)
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
@@ -118,6 +126,13 @@ mod cantstop;
 
 #[path = "gui_browser/play.rs"]
 mod play;
+
+#[path = "gui_browser/tables.rs"]
+mod tables;
+
+mod common;
+#[path = "impasse_solver/mod.rs"]
+mod solver;
 
 /// The browser tests, one at a time: each drives its own Chromium, server and engines, and
 /// two at once on a small machine would only slow each other (and the timings printed).

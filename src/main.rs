@@ -121,7 +121,10 @@ fn search_command<G: Rules, S: Searches<G>>(
 ) -> Result<(), String> {
     let mut print = |line: &str| steere::outln!("{line}");
     match command {
-        Command::Analyse { fen, depth, movetime, nodes, threads, hash, multipv, .. } => {
+        Command::Analyse { fen, depth, movetime, nodes, threads, hash, multipv, tables, .. } => {
+            if let Some(dir) = &tables {
+                steere::tools::tablebase::install_for_command(dir);
+            }
             let (threads, hash_mib, multipv) = (threads as usize, hash as usize, multipv as usize);
             let request = Request { depth, movetime, nodes, threads, hash_mib, multipv };
             search.analyse(&position(variant, fen.as_deref())?, &request, &mut print)

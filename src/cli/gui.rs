@@ -30,4 +30,10 @@ pub struct GuiArgs {
     #[arg(long, value_name = "N", default_value_t = crate::gui::limits::MAX_GAMES as u64,
           value_parser = clap::value_parser!(u64).range(1..))]
     pub max_games: u64,
+    /// The directory of endgame tables (built by `steere tb build`): the analysis panel shows
+    /// their verdict on the position and each move, and the engines that are this steere
+    /// analyse with them (exact results at once). Games are played without them, so the
+    /// levels keep their measured strength.
+    #[arg(long, value_name = "DIR")]
+    pub tables: Option<std::path::PathBuf>,
 }

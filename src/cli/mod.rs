@@ -131,6 +131,10 @@ pub enum Command {
         /// Lines to search and print: the best N moves, each with its own exact score.
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
         multipv: u32,
+        /// The directory of endgame tables to probe (built by `steere tb build`): a position
+        /// they hold, and every line that reaches one, gets its exact result at once.
+        #[arg(long)]
+        tables: Option<std::path::PathBuf>,
     },
     /// Search the bench positions to a fixed depth: the search's signature and speed test.
     ///

@@ -80,6 +80,9 @@ const GUI_CONTROL: &str = "movetime=1000";
 
 pub use crate::cli::gui::GuiArgs;
 
+/// The name of this steere among the engines when no `--engine` is given.
+const BUILT_IN: &str = "steere";
+
 /// Runs the server until it is killed.
 pub fn run(args: &GuiArgs) -> Result<(), String> {
     let engines = engine_specs(&args.engines)?;
@@ -104,7 +107,11 @@ pub fn run(args: &GuiArgs) -> Result<(), String> {
         idle: Duration::from_secs(args.idle_timeout),
         max_games: usize::try_from(args.max_games).unwrap_or(usize::MAX),
     };
-    serve(server, Guard::new(&args.bind, port), Games::new(engines, limits));
+    let tables = args.tables.clone().map(|dir| {
+        crate::tools::tablebase::install_for_command(&dir);
+        games::AnalysisTables { dir, engines: this_steere(&engines) }
+    });
+    serve(server, Guard::new(&args.bind, port), Games::new(engines, limits, tables));
     Ok(())
 }
 
@@ -114,9 +121,9 @@ pub fn engine_specs(words: &[String]) -> Result<Vec<(String, crate::client::spec
     let mut engines = Vec::new();
     if words.is_empty() {
         let exe = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
-        let own = [exe.display().to_string(), "name=steere".to_string()];
+        let own = [exe.display().to_string(), format!("name={BUILT_IN}")];
         let spec = EngineSpec::parse("--engine", &[GUI_CONTROL.to_string()], &own)?;
-        engines.push(("steere".to_string(), spec));
+        engines.push((BUILT_IN.to_string(), spec));
     }
     for word in words {
         let (name, command) = word
@@ -133,6 +140,19 @@ pub fn engine_specs(words: &[String]) -> Result<Vec<(String, crate::client::spec
         engines.push((name.to_string(), spec));
     }
     Ok(engines)
+}
+
+/// The names of the engines that are this program (the default engine, or `--engine
+/// NAME=PATH` to it): only those are known to take `TablebasePath`; other engines analyse
+/// without the tables, whose verdict the page shows beside them.
+fn this_steere(engines: &[(String, crate::client::spec::EngineSpec)]) -> Vec<String> {
+    let canonical = |path: &std::path::Path| std::fs::canonicalize(path).ok();
+    let Some(exe) = std::env::current_exe().ok().and_then(|e| canonical(&e)) else { return Vec::new() };
+    engines
+        .iter()
+        .filter(|(_, spec)| canonical(std::path::Path::new(&spec.command[0])).as_ref() == Some(&exe))
+        .map(|(name, _)| name.clone())
+        .collect()
 }
 
 /// Answers requests forever, each on a thread of its own: this loop only hands them over, so

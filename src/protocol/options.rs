@@ -407,8 +407,9 @@ mod tests {
     #[test]
     fn declarations_match_the_defaults() {
         let lines = Options::declarations();
-        assert_eq!(lines.len(), 15);
+        assert_eq!(lines.len(), 16);
         assert!(lines.iter().all(|l| l.starts_with("option name ")));
+        assert_eq!(lines[15], "option name TablebasePath type string default <empty>");
         // The rule options come from the variant registry (Can't Stop's, after Players).
         assert_eq!(lines[7], "option name ColumnsToWin type spin default 3 min 3 max 5");
         assert_eq!(

@@ -249,9 +249,7 @@ pub fn run(args: &SolveArgs) -> Result<(), String> {
     let default = variants::find(args.variant.as_deref().unwrap_or(variants::DEFAULT_VARIANT))
         .map_err(|e| format!("--variant: {e}"))?;
     if let Some(dir) = &args.tables {
-        for found in variants::install_tables(Some(dir)) {
-            eprintln!("tablebases: {}", found.map_err(|e| format!("--tables: {e}"))?);
-        }
+        super::tablebase::install_for_command(dir);
     }
     let (sections, unknown) = epd_file::sections(&text, default);
     let lines = sections.iter().map(|s| s.lines.len()).sum();

@@ -48,6 +48,19 @@ pub fn run(command: &TbCommand) -> Result<(), String> {
     }
 }
 
+/// Loads the tables of `dir` for a command's searches (`--tables` of `solve`, `analyse`,
+/// `gui`): one line on stderr per game with tables, `tablebases: ...` for what was found or
+/// `steere: warning: --tables: ...` for a missing directory or a faulty file. A warning does
+/// not stop the command: it goes on with the tables that checked out, as the protocol does.
+pub fn install_for_command(dir: &std::path::Path) {
+    for result in variants::install_tables(Some(dir)) {
+        match result {
+            Ok(found) => eprintln!("tablebases: {found}"),
+            Err(warning) => eprintln!("steere: warning: --tables: {warning}"),
+        }
+    }
+}
+
 /// The process's peak resident memory (Linux: `VmHWM` of /proc/self/status).
 fn peak_memory() -> Option<String> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;

@@ -356,6 +356,7 @@ function renderAnalysis(ply) {
   const a = state.game.analysis;
   const lines = $("analysis-lines");
   lines.innerHTML = "";
+  renderTables(a && state.analysing && a.ply === ply ? a.tablebase : null);
   if (!a || !state.analysing) { $("analysis-line").textContent = ""; return; }
   if (a.ply !== ply) {
     // The position shown changed: analyse the new one.
@@ -379,6 +380,31 @@ function renderAnalysis(ply) {
     li.append(score, ` ${line.pv.join(" ")}`);
     lines.appendChild(li);
   }
+}
+
+/// The endgame tables' verdict on the position analysed (`steere gui --tables`): its value and
+/// its moves best first (the fastest wins, then the longest losses), or nothing.
+function renderTables(lines) {
+  const box = $("analysis-tables");
+  box.hidden = !lines || !lines.length;
+  box.innerHTML = "";
+  if (box.hidden) return;
+  const words = (value) => {
+    const [result, n] = value.split(" ");
+    return result === "win" || result === "loss" ? `${result} in ${n}` : value;
+  };
+  const rank = (value) => {
+    const [result, n] = value.split(" ");
+    if (result === "win") return Number(n);
+    if (result === "loss") return 1000 - Number(n);
+    return 500;
+  };
+  const value = lines[0].replace(/^value /, "");
+  const moves = lines.slice(1).map((l) => l.split(" ")).map(([, mv, ...v]) => [mv, v.join(" ")]);
+  moves.sort((x, y) => rank(x[1]) - rank(y[1]) || (x[0] < y[0] ? -1 : 1));
+  const head = document.createElement("b");
+  head.textContent = `Tablebase: ${words(value)}`;
+  box.append(head, moves.length ? ` | ${moves.map(([mv, v]) => `${mv} ${words(v)}`).join(", ")}` : "");
 }
 
 /// The review's mark of each ply (`blunder`, `mistake`, `inaccuracy`), where the review is

@@ -39,6 +39,11 @@ impl Games {
         // Sent every time: the kept process may have analysed with another number of lines.
         spec.options.retain(|(n, _)| !n.eq_ignore_ascii_case("MultiPV"));
         spec.options.push(("MultiPV".to_string(), lines.to_string()));
+        let tables = self.tables.clone();
+        if let Some(t) = tables.as_ref().filter(|t| t.engines.iter().any(|e| e == name)) {
+            spec.options.retain(|(n, _)| !n.eq_ignore_ascii_case("TablebasePath"));
+            spec.options.push(("TablebasePath".to_string(), t.dir.display().to_string()));
+        }
         let fen = g.view().history.get(ply).cloned().ok_or_else(|| format!("the game has no ply {ply}"))?;
         let stop = Arc::new(AtomicBool::new(false));
         g.analysis_stop = stop.clone();
@@ -53,8 +58,28 @@ impl Games {
         let engine = g.analyser.take().filter(Engine::is_usable);
         let variant = g.variant;
         let game_ref = game.clone();
-        std::thread::spawn(move || analyse(game_ref, engine, spec, variant, fen, stop));
+        let dir = tables.map(|t| t.dir);
+        std::thread::spawn(move || {
+            verdict(&game_ref, dir.as_deref(), variant, &fen, &stop);
+            analyse(game_ref, engine, spec, variant, fen, stop)
+        });
         Ok(g.snapshot())
+    }
+}
+
+/// Puts the tables' verdict on `fen` into the game's analysis (while it is the one asked for):
+/// read on the analysis's thread, since opening a table checks its whole file.
+fn verdict(game: &Mutex<Game>, dir: Option<&std::path::Path>, variant: &str, fen: &str, stop: &AtomicBool) {
+    let Some(dir) = dir else { return };
+    let Ok(family) = crate::variants::table_family(variant) else { return };
+    // A position the tables do not hold (or a faulty file, said at start) shows no verdict.
+    let Ok(lines) = (family.probe)(dir, fen) else { return };
+    let mut g = lock(game);
+    if !stop.load(Ordering::SeqCst)
+        && let Some(analysis) = g.analysis.as_mut()
+    {
+        analysis.tablebase = lines;
+        g.changed();
     }
 }
 

@@ -126,6 +126,19 @@ pub struct Analysis {
     pub running: bool,
     /// What went wrong, if the engine failed.
     pub error: Option<String>,
+    /// The endgame tables' verdict (`--tables`): `value win N` for the position, then
+    /// `move M loss N` for each move, as `steere tb probe` prints them; empty when the tables
+    /// do not hold the position.
+    pub tablebase: Vec<String>,
+}
+
+/// The endgame tables an analysis uses (`steere gui --tables DIR`).
+#[derive(Clone, Debug)]
+pub struct AnalysisTables {
+    /// Their directory.
+    pub dir: std::path::PathBuf,
+    /// The engines given them as `TablebasePath` (those that are this steere).
+    pub engines: Vec<String>,
 }
 
 /// One line of an analysis with several (`info ... multipv K ...`).
@@ -329,6 +342,8 @@ impl Game {
 pub struct Games {
     games: Mutex<HashMap<u64, Arc<Mutex<Game>>>>,
     engines: Vec<(String, EngineSpec)>,
+    /// The endgame tables of the analysis (`--tables`), if any.
+    tables: Option<AnalysisTables>,
     /// The idle timeout and the cap on games in progress.
     pub limits: Limits,
     /// Held while a new game is admitted and made, so that two at once cannot pass the cap.
@@ -336,9 +351,19 @@ pub struct Games {
 }
 
 impl Games {
-    /// A store offering `engines` (name and spec), within `limits`.
-    pub fn new(engines: Vec<(String, EngineSpec)>, limits: Limits) -> Arc<Games> {
-        Arc::new(Games { games: Mutex::new(HashMap::new()), engines, limits, admission: Mutex::new(()) })
+    /// A store offering `engines` (name and spec), within `limits`, analysing with `tables`.
+    pub fn new(
+        engines: Vec<(String, EngineSpec)>,
+        limits: Limits,
+        tables: Option<AnalysisTables>,
+    ) -> Arc<Games> {
+        Arc::new(Games {
+            games: Mutex::new(HashMap::new()),
+            engines,
+            tables,
+            limits,
+            admission: Mutex::new(()),
+        })
     }
 
     /// The engines' names.
