@@ -81,10 +81,10 @@ fn every_position(stacks: usize, side: char) -> Vec<Position> {
             for (j, &square) in set.iter().enumerate() {
                 cells[square] = ['w', 'W', 'b', 'B'][(kinds >> (2 * j)) & 3];
             }
-            if let Ok(pos) = Position::from_fen(&fen_of(&cells, side)) {
-                if !pos.is_game_over() {
-                    found.push(pos);
-                }
+            if let Ok(pos) = Position::from_fen(&fen_of(&cells, side))
+                && !pos.is_game_over()
+            {
+                found.push(pos);
             }
         }
     }

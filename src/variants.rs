@@ -310,6 +310,23 @@ pub fn check_rule_settings(
     Ok(())
 }
 
+/// The games that have endgame tables, with their builders and probes.
+pub const TABLE_FAMILIES: [crate::tablebase::TableFamily; 1] = [crate::impasse::tablebase::FAMILY];
+
+/// The tables of variant `name`, or an error naming the games that have some.
+pub fn table_family(name: &str) -> Result<&'static crate::tablebase::TableFamily, String> {
+    TABLE_FAMILIES.iter().find(|f| f.game == name).ok_or_else(|| {
+        let games: Vec<&str> = TABLE_FAMILIES.iter().map(|f| f.game).collect();
+        format!("no endgame tables for {name:?} (games with tables: {})", games.join(", "))
+    })
+}
+
+/// Installs the tables of `dir` (`None`: none) for every game that has some; one summary or
+/// warning line per game.
+pub fn install_tables(dir: Option<&std::path::Path>) -> Vec<Result<String, String>> {
+    TABLE_FAMILIES.iter().map(|f| (f.install)(dir)).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -379,21 +396,4 @@ mod tests {
         let error = find("chess").unwrap_err();
         assert_eq!(error, "unknown variant 'chess' (variants: impasse, dipole, dipole10, hexdame, cantstop)");
     }
-}
-
-/// The games that have endgame tables, with their builders and probes.
-pub const TABLE_FAMILIES: [crate::tablebase::TableFamily; 1] = [crate::impasse::tablebase::FAMILY];
-
-/// The tables of variant `name`, or an error naming the games that have some.
-pub fn table_family(name: &str) -> Result<&'static crate::tablebase::TableFamily, String> {
-    TABLE_FAMILIES.iter().find(|f| f.game == name).ok_or_else(|| {
-        let games: Vec<&str> = TABLE_FAMILIES.iter().map(|f| f.game).collect();
-        format!("no endgame tables for {name:?} (games with tables: {})", games.join(", "))
-    })
-}
-
-/// Installs the tables of `dir` (`None`: none) for every game that has some; one summary or
-/// warning line per game.
-pub fn install_tables(dir: Option<&std::path::Path>) -> Vec<Result<String, String>> {
-    TABLE_FAMILIES.iter().map(|f| (f.install)(dir)).collect()
 }

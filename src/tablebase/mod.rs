@@ -26,12 +26,15 @@ pub struct BuildRequest<'a> {
     pub progress: &'a (dyn Fn(u32, u64, u64) + Sync),
 }
 
+/// A table builder: the request, and a sink told one line per table.
+pub type BuildFn = fn(&BuildRequest<'_>, &mut dyn FnMut(String)) -> Result<(), String>;
+
 /// A game's tables as the tools reach them: one entry per game in the variant registry.
 pub struct TableFamily {
     /// The game's name (its variant's).
     pub game: &'static str,
     /// Builds the tables, saying one line per table.
-    pub build: fn(&BuildRequest<'_>, &mut dyn FnMut(String)) -> Result<(), String>,
+    pub build: BuildFn,
     /// Makes the tables of a directory the ones the search probes (`None`: none); the summary
     /// of what was found, or a one-line warning (the valid tables are installed anyway).
     pub install: fn(Option<&std::path::Path>) -> Result<String, String>,

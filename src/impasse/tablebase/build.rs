@@ -98,7 +98,7 @@ pub fn build_table(
                 }
             }
             let finished = done.fetch_add(1, Relaxed) + 1;
-            if finished % 4096 == 0 || finished == layout.square_sets {
+            if finished.is_multiple_of(4096) || finished == layout.square_sets {
                 progress(finished, layout.square_sets);
             }
         });
