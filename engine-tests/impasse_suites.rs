@@ -336,6 +336,105 @@ fn regenerate_tactics() {
     );
 }
 
+/// The header of positions/endgames-impasse-deep.epd.
+fn deep_header() -> String {
+    format!(
+        "\
+# Deep Impasse endgames with their exact values, for `steere solve` (docs/solve.md).
+#
+# Format: `FEN bm MOVES; win N; id \"deep-NNN\"; c0 \"ORIGIN; CHECKERS; MATERIAL; FEATURES\"; c1 \"fastest MOVES\";`
+# for a won position, `FEN loss N; id ...; c0 ...; c1 \"longest MOVES\";` for a lost one.
+# N counts the side to move's own moves with best play, the winner hurrying and the loser
+# resisting (as UCI `mate N`): win N takes 2N-1 plies, loss N takes 2N plies. `bm` lists every
+# move that wins, at any distance; `c1` the moves that win fastest (for a loss: that resist
+# longest). MATERIAL is `white AsBd v black CsDd` (singles and doubles of each side).
+#
+# Origin: every value and move list was computed by the exhaustive solver of
+# engine-tests/impasse_solver (a memoised full-depth minimax over the rules API only; it shares no
+# code with the engine's search). Candidates: random placements of 4 and 5 stacks (seed {seed}),
+# with at least half of the stacks doubles, each solved with a budget of 12 million stored
+# positions, and the positions of a line of best play from each (a random fastest move at each
+# ply, solved by the same search). Kept: N from {min} to {max}, up to 4 positions per value
+# and side to move, preferring materials and features the file covers least; sorted by distance.
+# Positions of up to 5 stacks last at most 67 plies (34 own moves); longer ones need 6 stacks or
+# more, which the solver does not reach in the time of a regeneration.
+#
+# Regenerate (deterministic): STEERE_REGENERATE=1 cargo test --release --test impasse_suites -- --ignored regenerate_deep_endgames
+",
+        seed = generate::DEEP_SEED,
+        min = generate::DEEP_MIN_MOVES,
+        max = generate::DEEP_MAX_MOVES
+    )
+}
+
+/// Regenerates positions/endgames-impasse-deep.epd: checks that the file is reproduced, or
+/// rewrites it when `STEERE_REGENERATE` is set.
+#[test]
+#[ignore]
+fn regenerate_deep_endgames() {
+    reproduce_or_write("positions/endgames-impasse-deep.epd", deep_header() + &generate::deep_endgames());
+}
+
+/// Every line of endgames-impasse-deep.epd against the solver.
+#[test]
+#[ignore]
+fn every_deep_endgame_agrees_with_the_solver() {
+    let mut solver = Solver::new(20_000_000);
+    for entry in read_suite("endgames-impasse-deep.epd") {
+        solver.clear();
+        check_endgame(&mut solver, &entry);
+    }
+}
+
+/// The distance of an entry in own moves, and whether the side to move wins.
+fn distance(entry: &EpdEntry<Position>) -> (bool, u32) {
+    match entry.value {
+        Some(Expectation::Win(n)) => (true, n),
+        Some(Expectation::Loss(n)) => (false, n),
+        other => panic!("{:?}: no win or loss: {other:?}", entry.id),
+    }
+}
+
+#[test]
+fn the_deep_endgame_suite_is_large_deep_and_varied() {
+    // The parser has already checked every FEN and that every bm and c1 move is legal.
+    let all = read_suite("endgames-impasse-deep.epd");
+    assert!(all.len() >= 100, "only {} deep endgames", all.len());
+    let mut ids: Vec<&str> = all.iter().map(|e| e.id.as_deref().expect("an id")).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), all.len(), "duplicate ids");
+    for entry in &all {
+        let (win, n) = distance(entry);
+        assert!((20..=50).contains(&n), "{:?}: {n} own moves", entry.id);
+        assert_eq!(win, !entry.best_moves.is_empty(), "{:?}: a win lists its winning moves", entry.id);
+        assert!(!c1_moves(entry).is_empty(), "{:?}: no c1 moves", entry.id);
+    }
+    let count = |f: &dyn Fn(&EpdEntry<Position>) -> bool| all.iter().filter(|e| f(e)).count();
+    assert!(count(&|e| distance(e).0) >= 20, "too few wins");
+    assert!(count(&|e| !distance(e).0) >= 20, "too few losses");
+    assert!(count(&|e| e.position.side_to_move() == steere::impasse::Color::Black) >= 20);
+    assert!(count(&|e| e.position.side_to_move() == steere::impasse::Color::White) >= 20);
+    assert!(count(&|e| distance(e).1 >= 30) >= 5, "too few of 30 own moves or more");
+    let mut materials: Vec<String> = all
+        .iter()
+        .map(|e| {
+            format!(
+                "{:?}",
+                [
+                    e.position.singles(steere::impasse::Color::White).count_ones(),
+                    e.position.doubles(steere::impasse::Color::White).count_ones(),
+                    e.position.singles(steere::impasse::Color::Black).count_ones(),
+                    e.position.doubles(steere::impasse::Color::Black).count_ones()
+                ]
+            )
+        })
+        .collect();
+    materials.sort_unstable();
+    materials.dedup();
+    assert!(materials.len() >= 10, "only {} materials", materials.len());
+}
+
 /// The start position is far from any proven result: a sanity check that the solver's budget
 /// really stops it (and that the tests above are not vacuous).
 #[test]

@@ -157,43 +157,63 @@ pub fn endgames() -> String {
             solved.push(Candidate { pos, origin, analysis });
         }
     }
-    let chosen = select(solved);
+    let chosen = select(solved, &endgame_quota, &endgame_traits);
+    write_lines(&chosen, "eg", &endgame_traits)
+}
+
+/// The features of [`features`], as the traits [`select`] balances.
+fn endgame_traits(c: &Candidate) -> Vec<String> {
+    features(&c.pos).into_iter().map(str::to_string).collect()
+}
+
+/// The EPD lines of `chosen`, with ids `PREFIX-NNN` and `c0` comments of the origin, the
+/// checker counts and `traits`.
+fn write_lines(chosen: &[Candidate], prefix: &str, traits: &dyn Fn(&Candidate) -> Vec<String>) -> String {
     let mut out = String::new();
     for (i, c) in chosen.iter().enumerate() {
-        let a = &c.analysis;
         let mut comment = format!("{}; {}", c.origin, checkers_text(&c.pos));
-        for f in features(&c.pos) {
+        for f in traits(c) {
             comment.push_str("; ");
-            comment.push_str(f);
+            comment.push_str(&f);
         }
-        let id = format!("eg-{:03}", i + 1);
-        let line = match a.value {
-            Exact::Win(_) => format!(
-                "{} bm {}; {}; id \"{id}\"; c0 \"{comment}\"; c1 \"fastest {}\";",
-                c.pos.to_fen(),
-                move_list(&a.winning),
-                a.value.epd(),
-                move_list(&a.fastest)
-            ),
-            Exact::Loss(0) => format!("{} loss 0; id \"{id}\"; c0 \"{comment}\";", c.pos.to_fen()),
-            Exact::Loss(_) => format!(
-                "{} {}; id \"{id}\"; c0 \"{comment}\"; c1 \"longest {}\";",
-                c.pos.to_fen(),
-                a.value.epd(),
-                move_list(&a.fastest)
-            ),
-        };
-        writeln!(out, "{line}").expect("writing to a string");
+        let id = format!("{prefix}-{:03}", i + 1);
+        writeln!(out, "{}", epd_line(c, &id, &comment)).expect("writing to a string");
     }
     out
 }
 
-/// Picks a varied set: up to [`endgame_quota`] positions per value and side to move, preferring
-/// features the suite has covered least so far; sorted by distance, wins before losses.
-fn select(mut solved: Vec<Candidate>) -> Vec<Candidate> {
+/// One EPD line: the FEN, `bm` and the value, the id, the comment and the fastest (or longest)
+/// moves.
+fn epd_line(c: &Candidate, id: &str, comment: &str) -> String {
+    let a = &c.analysis;
+    match a.value {
+        Exact::Win(_) => format!(
+            "{} bm {}; {}; id \"{id}\"; c0 \"{comment}\"; c1 \"fastest {}\";",
+            c.pos.to_fen(),
+            move_list(&a.winning),
+            a.value.epd(),
+            move_list(&a.fastest)
+        ),
+        Exact::Loss(0) => format!("{} loss 0; id \"{id}\"; c0 \"{comment}\";", c.pos.to_fen()),
+        Exact::Loss(_) => format!(
+            "{} {}; id \"{id}\"; c0 \"{comment}\"; c1 \"longest {}\";",
+            c.pos.to_fen(),
+            a.value.epd(),
+            move_list(&a.fastest)
+        ),
+    }
+}
+
+/// Picks a varied set: up to `quota(N)` positions per value and side to move, preferring
+/// `traits` the suite has covered least so far; sorted by distance, wins before losses.
+fn select(
+    mut solved: Vec<Candidate>,
+    quota: &dyn Fn(u32) -> usize,
+    traits: &dyn Fn(&Candidate) -> Vec<String>,
+) -> Vec<Candidate> {
     solved.sort_by_key(|c| (own_moves(c.analysis.value).1, !own_moves(c.analysis.value).0));
     let mut chosen: Vec<Candidate> = Vec::new();
-    let mut covered: Vec<&'static str> = Vec::new();
+    let mut covered: Vec<String> = Vec::new();
     let mut rest = solved;
     while !rest.is_empty() {
         let key = |c: &Candidate| (own_moves(c.analysis.value), c.pos.side_to_move());
@@ -201,15 +221,15 @@ fn select(mut solved: Vec<Candidate>) -> Vec<Candidate> {
         let (mut bucket, others): (Vec<Candidate>, Vec<Candidate>) =
             rest.into_iter().partition(|c| key(c) == bucket_key);
         rest = others;
-        for _ in 0..endgame_quota(bucket_key.0.1).min(bucket.len()) {
+        for _ in 0..quota(bucket_key.0.1).min(bucket.len()) {
             // The candidate whose features are rarest in the suite so far (first on ties).
             let novelty = |c: &Candidate| -> usize {
-                features(&c.pos).iter().map(|f| 100 / (1 + covered.iter().filter(|g| *g == f).count())).sum()
+                traits(c).iter().map(|f| 100 / (1 + covered.iter().filter(|g| *g == f).count())).sum()
             };
             let best =
                 (0..bucket.len()).max_by_key(|&i| (novelty(&bucket[i]), usize::MAX - i)).expect("non-empty");
             let c = bucket.remove(best);
-            covered.extend(features(&c.pos));
+            covered.extend(traits(&c));
             chosen.push(c);
         }
     }
@@ -319,4 +339,101 @@ pub fn tactics(progress: &mut dyn FnMut(&str)) -> String {
         }
     }
     out
+}
+
+/// The seed of the deep endgame candidates.
+pub const DEEP_SEED: u64 = 2026;
+/// The shortest value kept in the deep suite, in own moves.
+pub const DEEP_MIN_MOVES: u32 = 20;
+/// The longest value kept in the deep suite, in own moves.
+pub const DEEP_MAX_MOVES: u32 = 50;
+/// Random placements solved for the deep suite, by number of pieces (stacks) on the board:
+/// positions of 4 stacks solve in about a second, of 5 in up to 15 seconds, and of 6 take
+/// minutes or more than any budget (so none are tried).
+const DEEP_ROOTS: [(usize, usize); 2] = [(4, 150), (5, 60)];
+/// Positions the deep solver may store (about 40 bytes each with the table's slack).
+const DEEP_BUDGET: usize = 12_000_000;
+/// Most plies of the line of best play followed from each deep root (a random choice among the
+/// fastest moves at each ply): its positions are solved by the root's search already, so they
+/// cost nothing, and they add every shorter distance and the other side to move.
+const DEEP_WALK: usize = 80;
+/// Most positions kept per value and side to move.
+const DEEP_QUOTA: usize = 4;
+
+/// The pieces (stacks) on the board.
+fn stacks(pos: &Position) -> u32 {
+    (pos.singles(Color::White)
+        | pos.singles(Color::Black)
+        | pos.doubles(Color::White)
+        | pos.doubles(Color::Black))
+    .count_ones()
+}
+
+/// The material, as written in the `c0` comments and balanced by the selection.
+fn material(pos: &Position) -> String {
+    let side = |c: Color| format!("{}s{}d", pos.singles(c).count_ones(), pos.doubles(c).count_ones());
+    format!("material: white {} v black {}", side(Color::White), side(Color::Black))
+}
+
+/// The traits the deep selection balances: the material and the features.
+fn deep_traits(c: &Candidate) -> Vec<String> {
+    let mut t = endgame_traits(c);
+    t.push(material(&c.pos));
+    t
+}
+
+/// The text of `positions/endgames-impasse-deep.epd` after its header: positions of random
+/// placements of 4 and 5 stacks, and of lines of best play from them, whose exact value is
+/// [`DEEP_MIN_MOVES`] to [`DEEP_MAX_MOVES`] own moves.
+pub fn deep_endgames() -> String {
+    let mut rng = Rng(DEEP_SEED);
+    let mut solver = Solver::new(DEEP_BUDGET);
+    let mut seen = FxHashSet::default();
+    let mut solved = Vec::new();
+    let deep = |a: &Analysis| (DEEP_MIN_MOVES..=DEEP_MAX_MOVES).contains(&own_moves(a.value).1);
+    for (pieces, count) in DEEP_ROOTS {
+        for root_index in 0..count {
+            let root = loop {
+                let pos = random_small_position(&mut rng, 3);
+                // Doubles travel the whole board back and bear off one checker at a time: without
+                // them distances of 20 own moves are rare.
+                let doubles = (pos.doubles(Color::White) | pos.doubles(Color::Black)).count_ones() as usize;
+                if stacks(&pos) as usize == pieces && 2 * doubles >= pieces {
+                    break pos;
+                }
+            };
+            // Each root gets the whole budget: its walk reuses the values just stored.
+            solver.clear();
+            let Some(analysis) = solver.analyse(&root) else { continue };
+            if !deep(&analysis) {
+                continue;
+            }
+            let origin = format!("random placement {pieces}-{}", root_index + 1);
+            let mut pos = root;
+            let mut current = analysis;
+            for ply in 0..=DEEP_WALK {
+                if deep(&current) && seen.insert(pos) {
+                    let origin =
+                        if ply == 0 { origin.clone() } else { format!("{origin}, best play ply {ply}") };
+                    solved.push(Candidate { pos, origin, analysis: current.clone() });
+                }
+                let moves = &current.fastest;
+                if moves.is_empty() || own_moves(current.value).1 < DEEP_MIN_MOVES {
+                    break;
+                }
+                pos = pos.make_move(moves[rng.below(moves.len())]);
+                match solver.analyse(&pos) {
+                    Some(a) => current = a,
+                    None => break,
+                }
+            }
+        }
+    }
+    let chosen = select(solved, &|_| DEEP_QUOTA, &deep_traits);
+    let with_material = |c: &Candidate| {
+        let mut t = vec![material(&c.pos)];
+        t.extend(endgame_traits(c));
+        t
+    };
+    write_lines(&chosen, "deep", &with_material)
 }
