@@ -60,6 +60,8 @@ impl Table {
 #[derive(Default)]
 pub struct Tables {
     tables: Vec<Option<Table>>,
+    /// The directory they were opened from, if any.
+    dir: Option<std::path::PathBuf>,
 }
 
 impl Tables {
@@ -73,6 +75,7 @@ impl Tables {
     /// warning naming it (the second value).
     pub fn open(dir: &Path, max: u32) -> (Tables, Vec<String>) {
         let (mut tables, mut warnings) = (Tables::new(), Vec::new());
+        tables.dir = Some(dir.to_path_buf());
         for stacks in 2..=max.min(index::MAX_STACKS) {
             let path = dir.join(tablebase::file_name(GAME, stacks));
             if path.exists() {
@@ -270,13 +273,24 @@ fn install_dir(dir: Option<&Path>) -> Result<String, String> {
     if warnings.is_empty() { Ok(found) } else { Err(format!("{} ({found})", warnings.join("; "))) }
 }
 
+/// The tables of `dir`: the installed ones when they come from there (the GUI asks for every
+/// position it analyses, and opening checks every file, seconds for the 6-stack table), else
+/// opened now, refusing a faulty file.
+fn opened(dir: &Path) -> Result<Arc<Tables>, String> {
+    if let Some(tables) = installed().filter(|t| t.dir.as_deref() == Some(dir)) {
+        return Ok(tables);
+    }
+    let (tables, warnings) = Tables::open(dir, index::MAX_STACKS);
+    match warnings.into_iter().next() {
+        Some(w) => Err(w),
+        None => Ok(Arc::new(tables)),
+    }
+}
+
 /// `steere tb probe`: the value of `fen` and of each of its moves, one line each.
 fn probe_command(dir: &Path, fen: &str) -> Result<Vec<String>, String> {
     let pos = Position::from_fen(fen).map_err(|e| format!("--fen: {e}"))?;
-    let (tables, warnings) = Tables::open(dir, index::MAX_STACKS);
-    if let Some(w) = warnings.first() {
-        return Err(w.clone());
-    }
+    let tables = opened(dir)?;
     if pos.is_game_over() {
         return Ok(vec!["value loss 0 (the game is over)".into()]);
     }
