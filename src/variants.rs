@@ -311,7 +311,8 @@ pub fn check_rule_settings(
 }
 
 /// The games that have endgame tables, with their builders and probes.
-pub const TABLE_FAMILIES: [crate::tablebase::TableFamily; 1] = [crate::impasse::tablebase::FAMILY];
+pub const TABLE_FAMILIES: [crate::tablebase::TableFamily; 2] =
+    [crate::impasse::tablebase::FAMILY, crate::hexdame::tablebase::FAMILY];
 
 /// The tables of variant `name`, or an error naming the games that have some.
 pub fn table_family(name: &str) -> Result<&'static crate::tablebase::TableFamily, String> {
@@ -321,10 +322,22 @@ pub fn table_family(name: &str) -> Result<&'static crate::tablebase::TableFamily
     })
 }
 
-/// Installs the tables of `dir` (`None`: none) for every game that has some; one summary or
-/// warning line per game.
+/// Installs the tables of `dir` (`None`: none) for every game that has some, from the one
+/// directory. The result is one summary line naming every game (`impasse: tables of 2 to 6
+/// stacks; hexdame: tables of 2 to 4 pieces`) when all went well, else a warning per game
+/// whose files are faulty (with what it installed) and the summary of the others; a missing
+/// directory is a single warning, not one per game.
 pub fn install_tables(dir: Option<&std::path::Path>) -> Vec<Result<String, String>> {
-    TABLE_FAMILIES.iter().map(|f| (f.install)(dir)).collect()
+    if let Some(dir) = dir.filter(|d| !d.is_dir()) {
+        for family in &TABLE_FAMILIES {
+            let _ = (family.install)(None);
+        }
+        return vec![Err(format!("{}: no such directory", dir.display()))];
+    }
+    let (found, warnings): (Vec<_>, Vec<_>) =
+        TABLE_FAMILIES.iter().map(|f| (f.install)(dir)).partition(Result::is_ok);
+    let summary = found.into_iter().filter_map(Result::ok).collect::<Vec<_>>().join("; ");
+    warnings.into_iter().chain((!summary.is_empty()).then_some(Ok(summary))).collect()
 }
 
 #[cfg(test)]

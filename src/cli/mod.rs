@@ -185,7 +185,7 @@ pub enum Command {
     Solve(SolveArgs),
     /// Endgame tables: build them, probe them (exact values; see docs/tablebases.md).
     ///
-    /// Example: steere tb build --max-stacks 5, then steere solve positions/endgames-impasse.epd
+    /// Example: steere tb build --max 5, then steere solve positions/endgames-impasse.epd
     /// --tables tables, or `setoption name TablebasePath value tables` in the protocol.
     #[command(subcommand)]
     Tb(TbCommand),

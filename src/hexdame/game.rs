@@ -8,7 +8,7 @@
 //! Move codes are the start cell, the final cell and, for captures that share both, an ordinal
 //! (see [`Move::code`]). History slots are the side to move, the start cell and the final cell.
 
-use crate::game::{Game, MoveTextError, Outcome, Rules};
+use crate::game::{Game, MoveTextError, Outcome, Rules, TableValue};
 use crate::hexdame::board::{CELLS, bit};
 use crate::hexdame::notation::{self, MoveError};
 use crate::hexdame::{Kind, Move, MoveList, Position, eval, movegen};
@@ -46,6 +46,12 @@ impl Game for Position {
     #[inline(always)]
     fn evaluate(&self) -> i32 {
         eval::evaluate(self)
+    }
+
+    /// From the installed HexDame tables (one comparison when none holds this many pieces).
+    #[inline(always)]
+    fn probe_tables(&self) -> Option<TableValue> {
+        crate::hexdame::tablebase::probe(self)
     }
 
     #[inline(always)]

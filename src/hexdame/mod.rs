@@ -18,6 +18,7 @@ pub mod eval;
 pub mod game;
 pub mod movegen;
 pub mod notation;
+pub mod tablebase;
 pub mod zobrist;
 
 pub use board::Cell;
@@ -309,6 +310,19 @@ impl Position {
     fn remove(&mut self, color: Color, kind: Kind, cell: Cell) {
         *self.board_mut(color, kind) &= !bit(cell);
         self.hash ^= zobrist::piece_key(color, kind, cell);
+    }
+
+    /// Takes `color`'s piece of `kind` off `cell` (the tables' retrograde moves).
+    pub(crate) fn take(&mut self, color: Color, kind: Kind, cell: Cell) {
+        self.remove(color, kind, cell);
+    }
+
+    /// Sets the side to move, updating the hash (the tables' retrograde moves).
+    pub(crate) fn set_side(&mut self, side: Color) {
+        if side != self.side {
+            self.side = side;
+            self.hash ^= zobrist::SIDE_KEY;
+        }
     }
 
     /// Puts a piece on the empty `cell`, updating the hash.

@@ -31,6 +31,8 @@
 //! either side and its move keeps the draw (`bm`, `am`). In proving mode without a limit, a draw
 //! line is searched [`DRAW_DEPTH`] plies deep (a full-width search: no forced result of up to
 //! that length exists for either side), since deepening until a proof would never stop.
+//! With endgame tables (`--tables`) that hold the position, the tables prove its value: the
+//! search stops, proven, as soon as it reports the tables' result, a draw (score 0) included.
 //!
 //! **Stopping.** Every search stops as soon as its score is proven and the iteration that
 //! found it is deeper than the result's length in plies: a full-width search of that depth sees
@@ -56,7 +58,7 @@
 use super::epd::{self, EpdEntry, Expectation};
 use super::epd_file::{self, Section};
 use crate::cli::SolveArgs;
-use crate::game::BoardRules;
+use crate::game::{BoardRules, Outcome, TableValue};
 use crate::quote::shorten;
 use crate::search::{Limits, Score, SearchControl, SearchParams, Searcher};
 use crate::variants::{self, Variant};
@@ -137,6 +139,15 @@ pub fn is_exact(score: Score, depth: u32) -> bool {
     }
 }
 
+/// True when `score` is the endgame tables' `value`: the same result at the same distance.
+pub fn is_table_value(value: TableValue, score: Score) -> bool {
+    match (value.outcome, score) {
+        (Outcome::Draw, Score::Heuristic(s)) => s == 0,
+        (Outcome::Win, Score::Win(plies)) | (Outcome::Loss, Score::Loss(plies)) => plies == value.plies,
+        _ => false,
+    }
+}
+
 /// Searches `pos` with a fresh table and stops as soon as the result is exact (see the module
 /// docs).
 pub fn solve_position<G: BoardRules>(
@@ -149,8 +160,11 @@ pub fn solve_position<G: BoardRules>(
     let control = SearchControl::new();
     let start = Instant::now();
     let mut exact = pos.outcome().is_some();
+    // A position the endgame tables hold is proven by them: its search is exact as soon as it
+    // reports the tables' value (a draw too, which a search alone never proves).
+    let table = pos.probe_tables();
     let result = searcher.search(pos, &settings.limits, &control, &mut |info| {
-        if is_exact(info.score, info.depth) {
+        if is_exact(info.score, info.depth) || table.is_some_and(|v| is_table_value(v, info.score)) {
             exact = true;
             // Read by the search before it starts the next iteration.
             control.stop.store(true, Relaxed);

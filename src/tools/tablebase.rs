@@ -27,11 +27,12 @@ pub fn run(command: &TbCommand) -> Result<(), String> {
                 }
             };
             let started = std::time::Instant::now();
-            let request = BuildRequest { dir: &args.dir, max: args.max_stacks, threads, progress: &progress };
+            let request = BuildRequest { dir: &args.dir, max: args.max, threads, progress: &progress };
             (family.build)(&request, &mut |line| crate::outln!("{line}"))?;
             crate::outln!(
-                "tables 2 to {} stacks in {}: {:.1} s on {threads} threads, peak memory {}",
-                args.max_stacks,
+                "{} tables 2 to {} in {}: {:.1} s on {threads} threads, peak memory {}",
+                args.variant,
+                args.max,
                 args.dir.display(),
                 started.elapsed().as_secs_f64(),
                 peak_memory().unwrap_or_else(|| "unknown".into())
