@@ -136,7 +136,13 @@ impl<G: Game> Dfpn<G> {
         let or = attacker_to_move;
         let mut root = Child { pos: *pos, pn: 1, dn: 1, tainted: false };
         if let Some((pn, dn)) = terminal(pos, or) {
-            return if pn == 0 { Proof::Proven } else if dn == 0 { Proof::Disproven } else { Proof::Unknown };
+            return if pn == 0 {
+                Proof::Proven
+            } else if dn == 0 {
+                Proof::Disproven
+            } else {
+                Proof::Unknown
+            };
         }
         // Raising the thresholds to INF at once is the plain MID root: the search returns when
         // the root is decided or the limit is reached.
@@ -271,11 +277,7 @@ fn select<G>(children: &[Child<G>], or: bool) -> (usize, u32) {
 /// (every child disproven) when any child is tainted, at an AND node (one child disproven)
 /// when no untainted child disproves it.
 fn taint<G>(children: &[Child<G>], or: bool) -> bool {
-    if or {
-        children.iter().any(|c| c.tainted)
-    } else {
-        !children.iter().any(|c| c.dn == 0 && !c.tainted)
-    }
+    if or { children.iter().any(|c| c.tainted) } else { !children.iter().any(|c| c.dn == 0 && !c.tainted) }
 }
 
 #[cfg(test)]

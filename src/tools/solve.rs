@@ -56,9 +56,9 @@
 use super::epd::{self, EpdEntry, Expectation};
 use super::epd_file::{self, Section};
 use crate::cli::{Prover, SolveArgs};
-use crate::search::dfpn::{Dfpn, DfpnLimits, Verdict};
 use crate::game::BoardRules;
 use crate::quote::shorten;
+use crate::search::dfpn::{Dfpn, DfpnLimits, Verdict};
 use crate::search::{Limits, Score, SearchControl, SearchParams, Searcher};
 use crate::variants::{self, Variant};
 use std::collections::BTreeMap;
