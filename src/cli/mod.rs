@@ -14,7 +14,7 @@ pub mod usage;
 
 pub use book::BookArgs;
 pub use calibrate::CalibrateArgs;
-pub use solve::SolveArgs;
+pub use solve::{Prover, SolveArgs};
 pub use tablebase::TbCommand;
 
 use crate::search::MAX_HASH_MIB;

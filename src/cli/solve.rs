@@ -37,4 +37,19 @@ pub struct SolveArgs {
     /// Size of each searcher's transposition (hash) table in MiB.
     #[arg(long = "hash", default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..=crate::search::MAX_HASH_MIB as i64))]
     pub hash: u32,
+    /// How proving mode proves: `alphabeta` (iterative deepening, full width) or `dfpn`
+    /// (proof-number search for the outcome, then alpha-beta for the exact length).
+    #[arg(long, value_enum, default_value_t = Prover::Alphabeta)]
+    pub prover: Prover,
+}
+
+/// The prover of `steere solve --prove` (see docs/solve.md for the measurements behind the
+/// default).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Prover {
+    /// Full-width alpha-beta, deepened until the result is exact.
+    #[default]
+    Alphabeta,
+    /// Df-pn decides win, loss or neither; alpha-beta then finds the exact length.
+    Dfpn,
 }

@@ -21,6 +21,8 @@
 //! The search knows games only through the [`Game`] trait, contains no rule of any game, and
 //! never prints: progress goes to the `on_info` callback.
 
+pub mod dfpn;
+pub mod dfpn_table;
 pub mod hash_size;
 mod negamax;
 mod ordering;

@@ -57,9 +57,10 @@
 
 use super::epd::{self, EpdEntry, Expectation};
 use super::epd_file::{self, Section};
-use crate::cli::SolveArgs;
+use crate::cli::{Prover, SolveArgs};
 use crate::game::{BoardRules, Outcome, TableValue};
 use crate::quote::shorten;
+use crate::search::dfpn::{Dfpn, DfpnLimits, Verdict};
 use crate::search::{Limits, Score, SearchControl, SearchParams, Searcher};
 use crate::variants::{self, Variant};
 use std::collections::BTreeMap;
@@ -178,6 +179,40 @@ pub fn solve_position<G: BoardRules>(
         time: start.elapsed(),
         exact,
     }
+}
+
+/// `--prover dfpn`: df-pn decides the outcome within the limits, then the alpha-beta prover of
+/// [`solve_position`] finds the exact length with what is left of them. The result claimed is
+/// alpha-beta's, and it counts as exact only when both agree, so df-pn alone never makes a
+/// claim. The nodes (and the proof size) are the two searches' together.
+pub fn solve_position_dfpn<G: BoardRules>(
+    searcher: &mut Searcher<G>,
+    dfpn: &mut Dfpn<G>,
+    pos: &G,
+    settings: &Settings,
+) -> Solution<G::Move> {
+    let start = Instant::now();
+    dfpn.reset_nodes();
+    let deadline = settings.limits.movetime.map(|t| start + t);
+    let verdict = dfpn.solve(pos, DfpnLimits { nodes: settings.limits.nodes, deadline });
+    let mut rest = settings.clone();
+    if let Some(t) = rest.limits.movetime.as_mut() {
+        *t = t.saturating_sub(start.elapsed());
+    }
+    if let Some(n) = rest.limits.nodes.as_mut() {
+        *n = n.saturating_sub(dfpn.nodes).max(1);
+    }
+    let mut solution = solve_position(searcher, pos, &rest);
+    let agrees = match (verdict, solution.score) {
+        (Verdict::Win, Score::Win(_)) | (Verdict::Loss, Score::Loss(_)) => true,
+        (Verdict::Win | Verdict::Loss, _) => false,
+        // Without a proof by df-pn the result is alpha-beta's alone (draw lines, caps).
+        (Verdict::NoWin | Verdict::Unknown, _) => true,
+    };
+    solution.exact &= agrees;
+    solution.nodes += dfpn.nodes;
+    solution.time = start.elapsed();
+    solution
 }
 
 /// The expectations of `entry` that `solution` misses, in words (empty: the position passes).
@@ -401,13 +436,21 @@ fn solve_all<G: BoardRules>(
     std::thread::scope(|scope| {
         scope.spawn(|| {
             pool.scope(|workers| {
+                let (prover, hash) = (args.prover, args.hash as usize);
                 for mut searcher in searchers {
                     let (sender, next) = (sender.clone(), &next);
                     workers.spawn(move |_| {
+                        let mut dfpn = None;
                         loop {
                             let i = next.fetch_add(1, Relaxed);
                             let Some((pos, settings)) = positions.get(i) else { break };
-                            let solution = solve_position(&mut searcher, pos, settings);
+                            let solution = match prover {
+                                Prover::Dfpn if settings.prove => {
+                                    let dfpn = dfpn.get_or_insert_with(|| Dfpn::new(hash));
+                                    solve_position_dfpn(&mut searcher, dfpn, pos, settings)
+                                }
+                                _ => solve_position(&mut searcher, pos, settings),
+                            };
                             if sender.send((i, solution)).is_err() {
                                 break;
                             }
@@ -572,6 +615,7 @@ mod tests {
             jobs: 1,
             hash: 1,
             tables: None,
+            prover: crate::cli::Prover::Alphabeta,
         };
         assert_eq!(Settings::from_args(&args), Settings { limits: Limits::default(), prove: true });
         let timed = Settings::from_args(&SolveArgs { movetime: Some(1000), ..args.clone() });
