@@ -51,6 +51,9 @@
 //! Without proving mode the engine's usual search runs; its proven scores are true, but a
 //! pruned line could hide a shorter win, which the check against `win N` then reports.
 //!
+//! With `--prover dfpn`, proof-number search ([`crate::search::dfpn`]) decides the outcome
+//! first and this alpha-beta prover then finds the exact length ([`solve_position_dfpn`]).
+//!
 //! **Parallel runs** (`--jobs J`): J workers of a rayon pool each own a searcher and take the
 //! next position in file order; results are buffered and printed in file order, so the output
 //! does not depend on J (times aside). A progress line is drawn on stderr when it is a terminal.
