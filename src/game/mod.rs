@@ -21,9 +21,11 @@
 pub mod chance;
 pub mod history;
 pub mod rules;
+pub mod tuning;
 
 pub use chance::{ChanceGame, ChanceRules};
 pub use history::GameHistory;
+pub use tuning::LinearEval;
 pub use rules::{GameResult, MoveTextError, Node, Params, Player, RuleOption, Rules};
 
 use std::fmt::{Debug, Display};
