@@ -25,8 +25,8 @@ pub mod tuning;
 
 pub use chance::{ChanceGame, ChanceRules};
 pub use history::GameHistory;
-pub use tuning::LinearEval;
 pub use rules::{GameResult, MoveTextError, Node, Params, Player, RuleOption, Rules};
+pub use tuning::LinearEval;
 
 use std::fmt::{Debug, Display};
 

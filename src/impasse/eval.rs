@@ -1,5 +1,6 @@
-//! The static evaluation of an Impasse position: a weighted sum of a few features, with every
-//! weight in one table ([`Weights`]) so that they can be tuned from self-play later.
+//! The static evaluation of an Impasse position: a weighted sum of features, linear in its
+//! weights ([`crate::game::LinearEval`]), which `steere tune` fits to the results of self-play
+//! games and writes to `src/impasse/weights.rs` (docs/tuning.md).
 //!
 //! Impasse is a race to *remove* one's own checkers. A checker leaves the game only by bear-off
 //! (a double reaching its owner's nearest row loses its top checker) or by an impasse removal
@@ -8,170 +9,139 @@
 //! back to the nearest row and bears off, which leaves a single there to travel forward again.
 //! The features measure how far each side is along that cycle.
 //!
-//! Each feature is computed for both colours; the evaluation is
-//! `sum(weight * (feature(us) - feature(them))) + tempo`, in hundredths of a checker, from the
-//! point of view of the side to move. Features, per colour:
+//! Each feature is counted for both colours, the side to move's minus the opponent's (tempo for
+//! the side to move only); the evaluation is their dot product with the weights, in hundredths
+//! of a checker, from the point of view of the side to move. Rows are counted from the owner's
+//! nearest row (row 1) to his furthest (row 8).
 //!
 //! | feature          | what it counts                                                      |
 //! |------------------|---------------------------------------------------------------------|
-//! | `checkers`       | checkers still on the board (a double counts two): fewer is better  |
-//! | `single_rows`    | rows each single still has to travel to its furthest row (crowning) |
-//! | `double_rows`    | rows each double still has to travel to its nearest row (bear-off)  |
+//! | `single_row_R`   | singles on row R (R = 1..8): their worth as checkers still to go and |
+//! |                  | as progress toward the crown                                         |
+//! | `double_row_R`   | doubles on row R (R = 1..8; a double on row 1 bears off at once, so |
+//! |                  | only a set-up position has one)                                      |
 //! | `mobile`         | pieces (singles or doubles) that have at least one basic move       |
-//! | `blocked`        | pieces that have none (a waiting single is counted in `waiting`)    |
 //! | `waiting`        | 1 if the colour has a single waiting on its furthest row            |
 //! | `impasse`        | 1 if the colour has no basic move at all: its next turn removes     |
+//! | `tempo`          | 1: the player on move is a move ahead in the race                   |
 //!
-//! plus `tempo`, a bonus for the side to move (the player on move is a move ahead in the race).
+//! The row tables generalise the first evaluation's terms: checkers on the board (-100 each, a
+//! double two), rows a single still has to go (0 per row) and rows a double still has to go
+//! (-4 per row), and pieces without a basic move (-2, a waiting single excepted); expressed over
+//! these features they are the start weights of issue 28 (a single -102 on every row, a double
+//! `-202 - 4 (R - 1)`, mobile 4, waiting 2, impasse 30, tempo 10), kept in the tests. Their
+//! history, by 300-game self-play matches at 20,000 nodes a move: rows of singles -3 against 0
+//! cost 260 Elo (rushing singles forward loses: a crowned single has 7 rows to go home), rows
+//! of doubles -4 against 0 won 61, mobility 2/-2 against none 88, impasse 30 against 0 about 14.
 //! The colour symmetry is exact: rotating the board by 180 degrees and swapping the colours and
 //! the side to move gives the same evaluation (tested below).
 
 use super::board::{Bitboard, Direction, shift};
 use super::{Color, Position};
+use crate::game::LinearEval;
 
-/// The weight of each feature, in hundredths of a checker per unit of the feature. A positive
-/// weight means "more is better for its owner".
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Weights {
-    /// Per checker still on the board (negative: removing checkers is the goal).
-    pub checkers: i32,
-    /// Per row a single still has to travel to be crowned.
-    pub single_rows: i32,
-    /// Per row a double still has to travel to bear off.
-    pub double_rows: i32,
-    /// Per piece with a basic move.
-    pub mobile: i32,
-    /// Per piece without a basic move (not counting a waiting single).
-    pub blocked: i32,
-    /// For a single waiting on the furthest row.
-    pub waiting: i32,
-    /// For having no basic move at all (the next turn of that colour is a removal).
-    pub impasse: i32,
-    /// For being the side to move.
-    pub tempo: i32,
+/// The number of features (and of weights).
+pub const FEATURES: usize = 20;
+
+/// Index of the first `single_row_R` feature (R = 1 at this index).
+const SINGLE_ROW: usize = 0;
+/// Index of the first `double_row_R` feature.
+const DOUBLE_ROW: usize = 8;
+/// Index of `mobile`.
+const MOBILE: usize = 16;
+/// Index of `waiting`.
+const WAITING: usize = 17;
+/// Index of `impasse`.
+const IMPASSE: usize = 18;
+/// Index of `tempo`.
+const TEMPO: usize = 19;
+
+/// The engine's weights, one per feature (the generated file of `steere tune`).
+pub const WEIGHTS: [i32; FEATURES] = super::weights::WEIGHTS_IMPASSE;
+
+/// The names of the features, in order.
+pub fn feature_names() -> Vec<String> {
+    let mut names: Vec<String> = (1..=8).map(|r| format!("single_row_{r}")).collect();
+    names.extend((1..=8).map(|r| format!("double_row_{r}")));
+    names.extend(["mobile", "waiting", "impasse", "tempo"].map(String::from));
+    names
 }
 
-/// The weights in use, set by self-play matches (engine against engine with one weight
-/// changed, 20,000 nodes per move, 300 games from 4-ply random openings, each opening with both
-/// colours; Elo of the variant against the weights of the time):
-///
-/// | variant against base                                          | Elo    |
-/// |---------------------------------------------------------------|--------|
-/// | rows (single/double) -12/-14 against -6/-7                    | -95    |
-/// | no mobile, blocked, impasse terms against 2/-2/30 (rows -6/-7)| -88    |
-/// | rows -3/-4 against -6/-7                                      | +92    |
-/// | rows -1/-2 against -3/-4                                      | +75    |
-/// | rows 0/0 against -3/-4                                        | +92    |
-/// | rows 0/-4 against 0/0                                         | +61    |
-/// | rows -3/0 against 0/0                                         | -260   |
-/// | rows 0/-8 against 0/-4                                        | -21    |
-/// | rows +3/-4 against 0/-4                                       | +5     |
-/// | mobile/blocked 6/-6 against 2/-2                              | +17    |
-/// | impasse 80 against 30 / impasse 0 against 30 (240 games)      | -45/+14|
-/// | waiting -30 against 0 (220 games)                             | +6     |
-///
-/// The surprise is `single_rows`: rushing singles forward loses. A single that reaches the far
-/// row is crowned into a double that then has 7 rows to go home, so the "progress" of a single
-/// is undone by its crown; the weight is 0 until a better feature (the whole remaining cycle)
-/// replaces it. Differences within about +-40 Elo are noise at 300 games.
-pub const WEIGHTS: Weights = Weights {
-    checkers: -100,
-    single_rows: 0,
-    double_rows: -4,
-    mobile: 2,
-    blocked: -2,
-    waiting: 0,
-    impasse: 30,
-    tempo: 10,
-};
-
-/// The features of one colour (see the module docs for their meaning).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Features {
-    /// Checkers on the board, a double counting two.
-    pub checkers: i32,
-    /// Rows the singles still have to travel forward.
-    pub single_rows: i32,
-    /// Rows the doubles still have to travel backward.
-    pub double_rows: i32,
-    /// Pieces with a basic move.
-    pub mobile: i32,
-    /// Pieces without a basic move, except a waiting single.
-    pub blocked: i32,
-    /// 1 if a single waits on the furthest row.
-    pub waiting: i32,
-    /// 1 if the colour has no basic move.
-    pub impasse: i32,
+/// The squares of the 0-based rank `r` (four dark squares a rank).
+const fn rank_mask(r: usize) -> Bitboard {
+    0xF << (4 * r)
 }
 
-/// Squares whose (0-based) rank has bit 0, bit 1 or bit 2 set: the sum of the ranks of a set of
-/// squares is `pop(b & R0) + 2 pop(b & R1) + 4 pop(b & R2)`, three popcounts.
-const RANK_BITS: [Bitboard; 3] = [0xF0F0_F0F0, 0xFF00_FF00, 0xFFFF_0000];
-
-/// The sum of the 0-based ranks of the squares of `b`.
+/// The squares of row `r` (0-based, from the owner's nearest row) of `color`.
 #[inline(always)]
-fn rank_sum(b: Bitboard) -> i32 {
-    ((b & RANK_BITS[0]).count_ones()
-        + 2 * (b & RANK_BITS[1]).count_ones()
-        + 4 * (b & RANK_BITS[2]).count_ones()) as i32
+fn row_mask(color: Color, r: usize) -> Bitboard {
+    match color {
+        Color::White => rank_mask(r),
+        Color::Black => rank_mask(7 - r),
+    }
 }
 
-/// The features of `color` in `pos`. Always inlined, so that with constant weights the
-/// compiler drops the work of any feature whose weight is zero.
+/// The features of `color` in `pos` (tempo excluded), added into `out` times `sign`. Always
+/// inlined, so that with constant weights the compiler folds the work.
 #[inline(always)]
-pub fn features(pos: &Position, color: Color) -> Features {
+fn add_features(pos: &Position, color: Color, sign: i32, out: &mut [i32; FEATURES]) {
+    let (singles, doubles) = (pos.singles(color), pos.doubles(color));
+    for r in 0..8 {
+        let row = row_mask(color, r);
+        out[SINGLE_ROW + r] += sign * (singles & row).count_ones() as i32;
+        out[DOUBLE_ROW + r] += sign * (doubles & row).count_ones() as i32;
+    }
+    let (mobile, waiting) = mobility(pos, color);
+    out[MOBILE] += sign * mobile;
+    out[WAITING] += sign * waiting;
+    out[IMPASSE] += sign * i32::from(mobile == 0);
+}
+
+/// The pieces of `color` with a basic move, and 1 if a single of `color` waits on its furthest
+/// row.
+#[inline(always)]
+fn mobility(pos: &Position, color: Color) -> (i32, i32) {
     use Direction::*;
     let (singles, doubles) = (pos.singles(color), pos.doubles(color));
     let empty = !pos.occupied();
-    let (n_singles, n_doubles) = (singles.count_ones() as i32, doubles.count_ones() as i32);
     // `shift(x, d)` moves squares one step along `d`, so `shift(empty, reverse of forward)` is
-    // the set of squares that have an empty square one step forward.
-    let (single_rows, double_rows, single_exit, double_exit) = match color {
+    // the set of squares that have an empty square one step forward. A double can slide
+    // backward to an empty square or transpose onto an own single there.
+    let (single_exit, double_exit) = match color {
         Color::White => (
-            7 * n_singles - rank_sum(singles),
-            rank_sum(doubles),
             shift(empty, DownRight) | shift(empty, DownLeft),
             shift(empty | singles, UpRight) | shift(empty | singles, UpLeft),
         ),
         Color::Black => (
-            rank_sum(singles),
-            7 * n_doubles - rank_sum(doubles),
             shift(empty, UpRight) | shift(empty, UpLeft),
             shift(empty | singles, DownRight) | shift(empty | singles, DownLeft),
         ),
     };
-    let waiting_single = singles & color.furthest_row();
-    // A double can slide backward to an empty square or transpose onto an own single there.
     let mobile = ((singles & single_exit).count_ones() + (doubles & double_exit).count_ones()) as i32;
-    let waiting = i32::from(waiting_single != 0);
-    Features {
-        checkers: n_singles + 2 * n_doubles,
-        single_rows,
-        double_rows,
-        mobile,
-        blocked: n_singles + n_doubles - mobile - waiting,
-        waiting,
-        impasse: i32::from(mobile == 0),
-    }
+    (mobile, i32::from(singles & color.furthest_row() != 0))
 }
 
-/// The weighted sum of one colour's features (without tempo).
+/// The features of `pos` from the side to move's point of view: its own minus the opponent's,
+/// and tempo 1.
 #[inline(always)]
-fn score(f: &Features, w: &Weights) -> i32 {
-    w.checkers * f.checkers
-        + w.single_rows * f.single_rows
-        + w.double_rows * f.double_rows
-        + w.mobile * f.mobile
-        + w.blocked * f.blocked
-        + w.waiting * f.waiting
-        + w.impasse * f.impasse
+pub fn features(pos: &Position) -> [i32; FEATURES] {
+    let us = pos.side_to_move();
+    let mut out = [0; FEATURES];
+    add_features(pos, us, 1, &mut out);
+    add_features(pos, us.opponent(), -1, &mut out);
+    out[TEMPO] = 1;
+    out
 }
 
-/// The evaluation with the given weights, from the point of view of the side to move.
-#[inline]
-pub fn evaluate_with(pos: &Position, w: &Weights) -> i32 {
-    let us = pos.side_to_move();
-    score(&features(pos, us), w) - score(&features(pos, us.opponent()), w) + w.tempo
+/// The evaluation with weights `w`, from the point of view of the side to move.
+#[inline(always)]
+pub fn evaluate_with(pos: &Position, w: &[i32; FEATURES]) -> i32 {
+    let f = features(pos);
+    let mut sum = 0;
+    for i in 0..FEATURES {
+        sum += w[i] * f[i];
+    }
+    sum
 }
 
 /// The evaluation with [`WEIGHTS`], from the point of view of the side to move.
@@ -180,9 +150,57 @@ pub fn evaluate(pos: &Position) -> i32 {
     evaluate_with(pos, &WEIGHTS)
 }
 
+impl LinearEval for Position {
+    fn feature_names((): ()) -> Vec<String> {
+        feature_names()
+    }
+
+    fn weights((): ()) -> &'static [i32] {
+        &WEIGHTS
+    }
+
+    fn weights_file((): ()) -> (&'static str, &'static str) {
+        ("src/impasse/weights.rs", "WEIGHTS_IMPASSE")
+    }
+
+    fn features(&self, out: &mut Vec<i32>) {
+        out.clear();
+        out.extend_from_slice(&features(self));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::tuning::dot;
+
+    /// The weights at the start of issue 28 over these features (see the module docs).
+    const START: [i32; FEATURES] = [
+        -102, -102, -102, -102, -102, -102, -102, -102, -202, -206, -210, -214, -218, -222, -226, -230, 4, 2,
+        30, 10,
+    ];
+
+    /// The first evaluation, written as it was: checkers -100, rows of singles 0, rows of
+    /// doubles -4, mobile 2, blocked -2, waiting 0, impasse 30, tempo 10.
+    fn old_evaluate(pos: &Position) -> i32 {
+        let side = |color: Color| {
+            let (s, d) = (pos.singles(color), pos.doubles(color));
+            let rank_sum =
+                |b: Bitboard| (0..8).map(|r| r as i32 * (b & rank_mask(r)).count_ones() as i32).sum::<i32>();
+            let (ns, nd) = (s.count_ones() as i32, d.count_ones() as i32);
+            let (single_rows, double_rows) = match color {
+                Color::White => (7 * ns - rank_sum(s), rank_sum(d)),
+                Color::Black => (rank_sum(s), 7 * nd - rank_sum(d)),
+            };
+            let (mobile, waiting) = mobility(pos, color);
+            let blocked = ns + nd - mobile - waiting;
+            -100 * (ns + 2 * nd) - 4 * double_rows + 2 * mobile - 2 * blocked
+                + 30 * i32::from(mobile == 0)
+                + 0 * single_rows
+        };
+        let us = pos.side_to_move();
+        side(us) - side(us.opponent()) + 10
+    }
 
     /// Rotates the board by 180 degrees and swaps the colours and the side to move: the same
     /// position seen from the other side. A FEN board read backwards is the rotated board.
@@ -222,32 +240,53 @@ mod tests {
         for pos in positions {
             let fen = pos.to_fen();
             let mirrored = Position::from_fen(&mirror_fen(&fen)).unwrap();
-            assert_eq!(features(&pos, Color::White), features(&mirrored, Color::Black), "{fen}");
+            assert_eq!(features(&pos), features(&mirrored), "{fen}");
             assert_eq!(evaluate(&pos), evaluate(&mirrored), "{fen}");
         }
     }
 
     #[test]
+    fn the_evaluation_is_the_dot_product_of_weights_and_features() {
+        let names = feature_names();
+        assert_eq!(names.len(), FEATURES);
+        for pos in sample_positions() {
+            let mut f = Vec::new();
+            LinearEval::features(&pos, &mut f);
+            assert_eq!(f.len(), names.len());
+            assert_eq!(evaluate(&pos), dot(&WEIGHTS, &f), "{}", pos.to_fen());
+            assert_eq!(evaluate_with(&pos, &START), dot(&START, &f));
+        }
+    }
+
+    #[test]
+    fn the_start_weights_give_the_first_evaluation() {
+        for pos in sample_positions() {
+            assert_eq!(evaluate_with(&pos, &START), old_evaluate(&pos), "{}", pos.to_fen());
+        }
+    }
+
+    #[test]
     fn start_position_is_balanced_up_to_tempo() {
-        assert_eq!(evaluate(&Position::startpos()), WEIGHTS.tempo);
+        assert_eq!(evaluate(&Position::startpos()), WEIGHTS[TEMPO]);
     }
 
     #[test]
     fn features_count_what_they_say() {
-        // White: single a1 (7 rows to go, blocked by nothing: mobile), double e3 (2 rows home).
-        // Black: single h8 is on rank 8, 7 rows from rank 1; it can move to g7.
+        // White to move: single a1 (row 1) and double e3 (row 3), both mobile. Black: single h8,
+        // on Black's row 1, mobile (g7 is empty).
         let pos = Position::from_fen("7b/8/8/8/8/4W3/8/w7 w").unwrap();
-        let white = features(&pos, Color::White);
-        assert_eq!(white.checkers, 3);
-        assert_eq!(white.single_rows, 7);
-        assert_eq!(white.double_rows, 2);
-        assert_eq!((white.mobile, white.blocked, white.waiting, white.impasse), (2, 0, 0, 0));
-        let black = features(&pos, Color::Black);
-        assert_eq!((black.checkers, black.single_rows, black.double_rows), (1, 7, 0));
-        // A lone single on the furthest row waits and cannot move: an impasse.
+        let f = features(&pos);
+        assert_eq!(f[SINGLE_ROW], 1 - 1);
+        assert_eq!(f[DOUBLE_ROW + 2], 1);
+        assert_eq!((f[MOBILE], f[WAITING], f[IMPASSE], f[TEMPO]), (2 - 1, 0, 0, 1));
+        // Black to move: White's lone single on its furthest row waits and cannot move.
         let pos = Position::from_fen("1w6/8/8/8/8/8/8/b7 b").unwrap();
-        let white = features(&pos, Color::White);
-        assert_eq!((white.waiting, white.mobile, white.blocked, white.impasse), (1, 0, 0, 1));
+        let f = features(&pos);
+        // Black's single a1 is on Black's row 8 (furthest): it waits too; both are impasses.
+        assert_eq!(f[SINGLE_ROW + 7], 1 - 1);
+        assert_eq!((f[WAITING], f[IMPASSE], f[MOBILE]), (0, 0, 0));
+        assert_eq!(mobility(&pos, Color::White), (0, 1));
+        assert_eq!(mobility(&pos, Color::Black), (0, 1));
     }
 
     #[test]

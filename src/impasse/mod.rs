@@ -15,6 +15,7 @@ pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod tablebase;
+pub mod weights;
 pub mod zobrist;
 
 use board::{Bitboard, Square, Squares, rank_mask};
