@@ -39,5 +39,6 @@ pub mod quote;
 pub mod realtime;
 pub mod search;
 pub mod tablebase;
+mod tmp_lineareval;
 pub mod tools;
 pub mod variants;

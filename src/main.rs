@@ -48,6 +48,8 @@ fn main() -> ExitCode {
         Command::Tb(command) => steere::tools::tablebase::run(&command),
         Command::Match(args) => steere::tools::matches::run(&args),
         Command::Book(args) => steere::tools::book::run(&args),
+        Command::Selfplay(args) => steere::tools::selfplay::run(&args),
+        Command::Tune(args) => steere::tools::tune::run(&args),
         Command::Calibrate(args) => steere::tools::calibrate::run(&args),
         Command::Gui(args) => steere::gui::run(&args),
         Command::Codingame { first_ms, turn_ms, threads, hash, verbose } => {

@@ -10,12 +10,14 @@ pub mod gui;
 pub mod matches;
 pub mod solve;
 pub mod tablebase;
+pub mod tuning;
 pub mod usage;
 
 pub use book::BookArgs;
 pub use calibrate::CalibrateArgs;
 pub use solve::{Prover, SolveArgs};
 pub use tablebase::TbCommand;
+pub use tuning::{SelfplayArgs, TuneArgs};
 
 use crate::search::MAX_HASH_MIB;
 use crate::tools::perft::MAX_PERFT_DEPTH;
@@ -212,6 +214,28 @@ pub enum Command {
     /// after a header holding the exact command. Same arguments, same book.
     /// Example: steere book --plies 6 --count 200 --seed 1 --depth 8 --max-score 50 --out positions/openings-impasse.fen
     Book(BookArgs),
+    /// Play the engine against itself and write the positions with their results: the
+    /// training data of `steere tune` (docs/tuning.md).
+    ///
+    /// Game k starts from opening k of the book (--openings, default the variant's book of
+    /// `steere match`), plays --random-plies random moves (seeded), then searches every move with
+    /// one thread to --depth or --nodes from a cleared table: the same arguments give the same
+    /// file for any --jobs. A game ends by the rules, by the match runner's draw cap, or when a
+    /// search proves its result. Written: each searched position with an estimated score whose
+    /// evaluation the game trusts (no capture pending), as `FEN;RESULT;SCORE;GAME` (RESULT for
+    /// the side to move: 1, 0.5, 0). Progress on stderr.
+    /// Example: steere selfplay --variant impasse --games 2000 --nodes 5000 --jobs 2 --out impasse.data
+    Selfplay(SelfplayArgs),
+    /// Fit the evaluation's weights to the results of self-play games (Texel's method) and
+    /// write them as the game's weights file.
+    ///
+    /// Fits the scale of the logistic model to the current weights, then the weights by
+    /// gradient descent (Adam) on the cross-entropy of the predicted results, and prints the
+    /// training and held-out loss of the current and the tuned weights and every weight. With
+    /// --write the weights file of the game (src/GAME/weights*.rs) is rewritten: rebuild, then
+    /// test the new evaluation with `steere match --sprt elo0=0 elo1=5` (docs/tuning.md).
+    /// Example: steere tune --variant impasse --data impasse.data --epochs 1000 --write
+    Tune(TuneArgs),
     /// Measure the strength levels: play a ladder of matches and fit an Elo to every level.
     ///
     /// The ladder, bottom to top: a uniformly random mover (`Strategy random`, Elo 0 by

@@ -9,6 +9,8 @@ pub mod matches;
 pub mod perft;
 pub mod rng;
 pub mod searches;
+pub mod selfplay;
 pub mod solve;
 pub mod stdout;
 pub mod tablebase;
+pub mod tune;

@@ -105,7 +105,7 @@ impl DrawCap {
     }
 
     /// Why the game is drawn after `plies` plies, the last `reversible` of them reversible.
-    fn reached(&self, plies: u32, reversible: u32) -> Option<String> {
+    pub fn reached(&self, plies: u32, reversible: u32) -> Option<String> {
         if let Some(n) = self.reversible_plies.filter(|&n| reversible >= n) {
             return Some(format!(
                 "{n} plies in a row without an irreversible move (--draw-reversible-plies {n})"
