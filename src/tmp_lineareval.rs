@@ -15,18 +15,3 @@ impl LinearEval for crate::dipole::Position {
         out.push(self.evaluate());
     }
 }
-impl LinearEval for crate::hexdame::Position {
-    fn feature_names(_: ()) -> Vec<String> {
-        vec!["all".into()]
-    }
-    fn weights(_: ()) -> &'static [i32] {
-        &[1]
-    }
-    fn weights_file(_: ()) -> (&'static str, &'static str) {
-        ("x", "X")
-    }
-    fn features(&self, out: &mut Vec<i32>) {
-        out.clear();
-        out.push(self.evaluate());
-    }
-}

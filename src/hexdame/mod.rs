@@ -19,6 +19,7 @@ pub mod game;
 pub mod movegen;
 pub mod notation;
 pub mod tablebase;
+pub mod weights;
 pub mod zobrist;
 
 pub use board::Cell;
