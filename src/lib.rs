@@ -39,6 +39,5 @@ pub mod quote;
 pub mod realtime;
 pub mod search;
 pub mod tablebase;
-mod tmp_lineareval;
 pub mod tools;
 pub mod variants;

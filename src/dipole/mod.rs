@@ -9,13 +9,15 @@
 //!
 //! The scheme, room by room: [`board`] the geometry (square numbering, directions), [`movegen`]
 //! the moves (plain moves, merges, captures, exits, the pass) and their bulk count for perft,
-//! [`notation`] FEN and move text, [`zobrist`] the hash keys, [`eval`] the static evaluation.
+//! [`notation`] FEN and move text, [`zobrist`] the hash keys, [`eval`] the static evaluation (its weights in `weights_dipole` and `weights_dipole10`).
 
 pub mod board;
 pub mod eval;
 pub mod game;
 pub mod movegen;
 pub mod notation;
+mod weights_dipole;
+mod weights_dipole10;
 pub mod zobrist;
 
 pub use board::{Square, Variant};
