@@ -93,23 +93,45 @@ const fn height_bucket(height: i32) -> Other {
     }
 }
 
-/// Adds the per-stack features of `color` into `out`, times `sign`.
+/// What the evaluation needs of one stack.
+#[derive(Clone, Copy)]
+struct StackTerms {
+    /// Its checkers.
+    height: i32,
+    /// Its ranks to go, its own included (1 to the board's size).
+    to_go: i32,
+    /// Its forward moves by geometry ([`stack_reach`]).
+    reach: i32,
+}
+
+/// The stacks of `color`, one [`StackTerms`] each (the one loop of the features and of the
+/// evaluation).
 #[inline(always)]
-fn add_stack_features(pos: &Position, color: Color, sign: i32, out: &mut [i32; MAX_FEATURES]) {
-    let size = pos.variant().size();
+fn stack_terms(pos: &Position, color: Color) -> impl Iterator<Item = StackTerms> + '_ {
+    let size = pos.variant().size() as i32;
     let mut bits = pos.stacks(color);
-    let mut reach = 0;
-    while bits != 0 {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
         let square = bits.trailing_zeros() as u8;
         bits &= bits - 1;
         let height = pos.heights[square as usize] as i32;
         let (file, rank) = pos.variant().coordinates(square);
-        let to_go = if color == Color::White { size as i32 - rank } else { rank + 1 };
-        out[to_go as usize - 1] += sign * height;
-        out[index(size, height_bucket(height))] += sign;
-        reach += stack_reach(height, file, to_go - 1, size as i32);
+        let to_go = if color == Color::White { size - rank } else { rank + 1 };
+        Some(StackTerms { height, to_go, reach: stack_reach(height, file, to_go - 1, size) })
+    })
+}
+
+/// Adds the per-stack features of `color` into `out`, times `sign`.
+#[inline(always)]
+fn add_stack_features(pos: &Position, color: Color, sign: i32, out: &mut [i32; MAX_FEATURES]) {
+    let size = pos.variant().size();
+    for stack in stack_terms(pos, color) {
+        out[stack.to_go as usize - 1] += sign * stack.height;
+        out[index(size, height_bucket(stack.height))] += sign;
+        out[index(size, Other::Reach)] += sign * stack.reach;
     }
-    out[index(size, Other::Reach)] += sign * reach;
 }
 
 /// The features of `pos` (not finished) from the side to move's point of view; the first
@@ -143,15 +165,9 @@ pub fn evaluate_with(pos: &Position, w: &[i32]) -> i32 {
 fn side_score(pos: &Position, color: Color, w: &[i32]) -> i32 {
     let size = pos.variant().size();
     let (mut sum, mut reach) = (0, 0);
-    let mut bits = pos.stacks(color);
-    while bits != 0 {
-        let square = bits.trailing_zeros() as u8;
-        bits &= bits - 1;
-        let height = pos.heights[square as usize] as i32;
-        let (file, rank) = pos.variant().coordinates(square);
-        let to_go = if color == Color::White { size as i32 - rank } else { rank + 1 };
-        sum += w[to_go as usize - 1] * height + w[index(size, height_bucket(height))];
-        reach += stack_reach(height, file, to_go - 1, size as i32);
+    for stack in stack_terms(pos, color) {
+        sum += w[stack.to_go as usize - 1] * stack.height + w[index(size, height_bucket(stack.height))];
+        reach += stack.reach;
     }
     sum + w[index(size, Other::Reach)] * reach
 }
