@@ -17,7 +17,7 @@ pub const WEIGHTS_HEXDAME: [i32; 20] = [
     135, // man_advance_6
     198, // man_advance_7
     164, // man_advance_8
-    -8, // man_ring_1
+    -8,  // man_ring_1
     -17, // man_ring_2
     -37, // man_ring_3
     -48, // man_ring_4
@@ -26,6 +26,6 @@ pub const WEIGHTS_HEXDAME: [i32; 20] = [
     -32, // king_ring_2
     -48, // king_ring_3
     -64, // king_ring_4
-    8, // man_home_edge
-    8, // tempo
+    8,   // man_home_edge
+    8,   // tempo
 ];

@@ -208,8 +208,12 @@ pub fn render_weights(variant: &str, constant: &str, t: &Tuned, args: &TuneArgs)
         t.losses[1].1,
         t.after.len(),
     );
-    for (name, w) in t.names.iter().zip(&t.after) {
-        out.push_str(&format!("    {w}, // {name}\n"));
+    // The comments line up one space after the longest `weight,`, as rustfmt aligns them, so
+    // that a generated file passes `cargo fmt --check` as it is written.
+    let items: Vec<String> = t.after.iter().map(|w| format!("{w},")).collect();
+    let width = items.iter().map(String::len).max().unwrap_or(0);
+    for (name, item) in t.names.iter().zip(&items) {
+        out.push_str(&format!("    {item:<width$} // {name}\n"));
     }
     out.push_str("];\n");
     out
@@ -252,5 +256,25 @@ mod tests {
         assert!(parse_line("x;2;0;1").unwrap_err().contains("result"));
         assert!(parse_line("x;1;zz;1").unwrap_err().contains("score"));
         assert!(parse_line("x;1;0").unwrap_err().contains("3 fields"));
+    }
+
+    #[test]
+    fn weight_comments_line_up_after_the_longest_weight() {
+        let t = Tuned {
+            names: vec!["a".into(), "b".into(), "c".into()],
+            before: vec![0, 0, 0],
+            after: vec![8, -150, 42],
+            scale: 100.0,
+            losses: [(0.5, 0.5), (0.4, 0.4)],
+            counts: [(9, 1), (9, 1)],
+        };
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            tune: TuneArgs,
+        }
+        let cli = <Cli as clap::Parser>::parse_from(["tune", "--variant", "impasse", "--data", "x"]);
+        let text = render_weights("impasse", "W", &t, &cli.tune);
+        assert!(text.contains("    8,    // a\n    -150, // b\n    42,   // c\n"), "{text}");
     }
 }
