@@ -125,14 +125,15 @@ fn labelled_data(truth: &[i32], scale: f64, games: usize) -> String {
     out
 }
 
-/// Reads the weights of a file written by `steere tune`: one `VALUE, // NAME` line each.
+/// Reads the weights of a file written by `steere tune`: one `VALUE, // NAME` line each, the
+/// comments aligned as rustfmt aligns them.
 fn written_weights(path: &Path) -> Vec<(String, i32)> {
     std::fs::read_to_string(path)
         .unwrap()
         .lines()
         .filter_map(|l| {
-            let (value, name) = l.trim().split_once(", // ")?;
-            Some((name.to_string(), value.parse().ok()?))
+            let (value, name) = l.trim().split_once(" // ")?;
+            Some((name.to_string(), value.trim_end().strip_suffix(',')?.parse().ok()?))
         })
         .collect()
 }
