@@ -726,7 +726,6 @@ async fn impasse_and_dipole() {
     // A duplicated tab carries its tab's storage: while the first tab shows that game, the
     // copy starts a game of its own (the copy made here as a browser makes it: the storage
     // first, then the page loaded).
-    page.js(&format!("sessionStorage.setItem('steere-game', '{other}');")).await;
     page.client.switch_to_window(first_tab.clone()).await.unwrap();
     page.client.goto(&format!("http://127.0.0.1:{gui_port}/#game={other}")).await.unwrap();
     page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();
@@ -736,8 +735,15 @@ async fn impasse_and_dipole() {
     )
     .await;
     page.client.switch_to_window(linked_tab).await.unwrap();
-    page.client.refresh().await.unwrap();
-    page.client.wait().for_element(Locator::Css("rect[data-square='a1']")).await.unwrap();
+    // The storage is set as the page unloads, then the page loads again: a live page rewrites
+    // its storage with every state of its game it receives, which a copy made earlier races.
+    page.js(&format!(
+        "window.steereOld = true; addEventListener('pagehide', () => \
+         sessionStorage.setItem('steere-game', '{other}')); location.reload();"
+    ))
+    .await;
+    page.until("!window.steereOld && document.querySelector(\"rect[data-square='a1']\")", "the copy loaded")
+        .await;
     page.until(
         &format!(
             "(g => g !== null && g !== '{other}' && g !== '{id}')(sessionStorage.getItem('steere-game'))"
