@@ -150,7 +150,7 @@ fn the_deeper_engine_wins_and_every_game_replays() {
     let record = dir.join("games.txt");
     let out = deep_vs_shallow(&[
         "--rounds",
-        "4",
+        "16",
         "--concurrency",
         "2",
         "--json",
@@ -159,11 +159,13 @@ fn the_deeper_engine_wins_and_every_game_replays() {
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let json = text(&out.stdout);
-    assert_eq!(json_number_after(&json, "\"games\":"), 8);
-    let deep_wins = json_number_after(&json, "{\"name\":\"deep\",\"games\":8,\"wins\":");
-    assert!(deep_wins >= 7, "depth 4 should beat depth 1 clearly: {json}");
+    assert_eq!(json_number_after(&json, "\"games\":"), 32);
+    // Three games in four at least: the evaluation is good enough that depth 1 wins some
+    // (100 games of the release build: 88-12 with the tapered Impasse weights, 97-3 before).
+    let deep_wins = json_number_after(&json, "{\"name\":\"deep\",\"games\":32,\"wins\":");
+    assert!(deep_wins >= 24, "depth 4 should beat depth 1 clearly: {json}");
     let games = replay_all(&record);
-    assert_eq!(games.len(), 8);
+    assert_eq!(games.len(), 32);
     for game in &games {
         assert!(game.tag("Reason").unwrap().starts_with("normal: "), "{:?}", game.tags);
     }

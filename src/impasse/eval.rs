@@ -147,15 +147,22 @@ fn mobility(pos: &Position, color: Color) -> (i32, i32) {
     (mobile, i32::from(singles & color.furthest_row() != 0))
 }
 
-/// The features of `pos` from the side to move's point of view: its own minus the opponent's,
-/// and tempo 1.
+/// The base features of `pos` (the first [`BASE`]) from the side to move's point of view: its
+/// own minus the opponent's, and tempo 1; the ending copies are left at 0.
 #[inline(always)]
-pub fn features(pos: &Position) -> [i32; FEATURES] {
+fn base_features(pos: &Position) -> [i32; FEATURES] {
     let us = pos.side_to_move();
     let mut out = [0; FEATURES];
     add_features(pos, us, 1, &mut out);
     add_features(pos, us.opponent(), -1, &mut out);
     out[TEMPO] = 1;
+    out
+}
+
+/// The features of `pos` from the side to move's point of view, the ending copies included.
+#[inline(always)]
+pub fn features(pos: &Position) -> [i32; FEATURES] {
+    let mut out = base_features(pos);
     let e = ending_factor(pos);
     for i in 0..BASE {
         out[ENDING + i] = out[i] * e;
@@ -166,11 +173,7 @@ pub fn features(pos: &Position) -> [i32; FEATURES] {
 /// The evaluation with weights `w`, from the point of view of the side to move.
 #[inline(always)]
 pub fn evaluate_with(pos: &Position, w: &[i32; FEATURES]) -> i32 {
-    let us = pos.side_to_move();
-    let mut f = [0; FEATURES];
-    add_features(pos, us, 1, &mut f);
-    add_features(pos, us.opponent(), -1, &mut f);
-    f[TEMPO] = 1;
+    let f = base_features(pos);
     // The dot product with the ending copies, `f[i] * w[i] + (f[i] * e) * w[ENDING + i]`,
     // summed as `f[i] * (w[i] + e * w[ENDING + i])`: the same number with half the products.
     let e = ending_factor(pos);
