@@ -104,8 +104,10 @@ fn engines_stop_when_their_games_end_or_are_left_and_games_in_progress_are_cappe
         assert_eq!(moves(&gui.settled(id)).len(), 2);
         ids.push(id);
     }
+    // Slow enough that the engines' game is still going when the fourth is asked for: at 20 ms
+    // a move, it was once over first on a loaded machine, and the fourth game was let in.
     let (_, game) =
-        gui.post("/api/new", json!({"variant": "impasse", "players": ["fast", "fast"], "movetime": 20}));
+        gui.post("/api/new", json!({"variant": "impasse", "players": ["fast", "fast"], "movetime": 300}));
     let watched = game["id"].as_u64().unwrap_or_else(|| panic!("{game}"));
     ids.push(watched);
     assert!(eventually(Duration::from_secs(20), || moves(&state(&gui, watched)).len() >= 2));
@@ -113,7 +115,8 @@ fn engines_stop_when_their_games_end_or_are_left_and_games_in_progress_are_cappe
 
     // Three games in progress, all shown: a fourth is refused with a reason.
     for id in &ids {
-        gui.get(&format!("/api/game?id={id}"));
+        let shown = state(&gui, *id);
+        assert!(shown["position"]["result"].is_null(), "{shown}");
     }
     let (status, refused) =
         gui.post("/api/new", json!({"variant": "impasse", "players": ["human", "human"], "movetime": 30}));
