@@ -83,6 +83,11 @@ pub struct TuneArgs {
     /// win probability (1: results only; 0.5: half each).
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
+    /// Discount each result by how far its position is from the game's end: the result's
+    /// distance from a draw is halved every N positions before the game's last recorded one
+    /// (0: no discount). A fit to discounted results values a near win above a far one.
+    #[arg(long, value_name = "N", default_value_t = 0.0)]
+    pub discount: f64,
     /// Use this scale (evaluation units per unit of the logistic) instead of fitting it to the
     /// current weights.
     #[arg(long)]
@@ -113,6 +118,9 @@ impl TuneArgs {
             " --epochs {} --rate {} --lambda {} --holdout {}",
             self.epochs, self.rate, self.lambda, self.holdout
         ));
+        if self.discount > 0.0 {
+            text.push_str(&format!(" --discount {}", self.discount));
+        }
         if let Some(scale) = self.scale {
             text.push_str(&format!(" --scale {scale}"));
         }

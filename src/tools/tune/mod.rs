@@ -48,10 +48,11 @@ pub fn parse_line(line: &str) -> Result<DataLine, String> {
 }
 
 /// The training and held-out positions of the data files, with the search scores kept for the
-/// targets, and the number of games of each side.
+/// targets, the games the positions come from, and the number of games of each side.
 struct Data {
     train: (Samples, Vec<i32>),
     held_out: (Samples, Vec<i32>),
+    game_of: (Vec<u64>, Vec<u64>),
     games: (usize, usize),
 }
 
@@ -61,6 +62,7 @@ fn read_data<G: LinearEval>(variant: Variant<G>, args: &TuneArgs) -> Result<Data
     let mut data = Data {
         train: (Samples::new(width), Vec::new()),
         held_out: (Samples::new(width), Vec::new()),
+        game_of: (Vec::new(), Vec::new()),
         games: (0, 0),
     };
     let mut features = Vec::with_capacity(width);
@@ -81,6 +83,11 @@ fn read_data<G: LinearEval>(variant: Variant<G>, args: &TuneArgs) -> Result<Data
             let (samples, scores) = if held { &mut data.held_out } else { &mut data.train };
             samples.push(&features, entry.result);
             scores.push(entry.score);
+            if held {
+                data.game_of.1.push(entry.game)
+            } else {
+                data.game_of.0.push(entry.game)
+            }
             if last_game != Some(entry.game) {
                 last_game = Some(entry.game);
                 if held { data.games.1 += 1 } else { data.games.0 += 1 }
@@ -91,6 +98,23 @@ fn read_data<G: LinearEval>(variant: Variant<G>, args: &TuneArgs) -> Result<Data
         return Err("no training positions in the data".to_string());
     }
     Ok(data)
+}
+
+/// Discounts the results by their positions' distance from their game's end (`--discount`):
+/// a position `k` positions before its game's last recorded one keeps `0.5^(k / half_life)` of
+/// its result's distance from a draw. The positions of a game are consecutive in the data, in
+/// the order played, as `steere selfplay` writes them.
+fn discount_targets(samples: &mut Samples, game_of: &[u64], half_life: f64) {
+    if half_life <= 0.0 {
+        return;
+    }
+    let mut to_end = 0;
+    for i in (0..samples.targets.len()).rev() {
+        let last_of_game = i + 1 == game_of.len() || game_of[i + 1] != game_of[i];
+        to_end = if last_of_game { 0 } else { to_end + 1 };
+        let keep = 0.5f64.powf(to_end as f64 / half_life);
+        samples.targets[i] = 0.5 + (samples.targets[i] - 0.5) * keep;
+    }
 }
 
 /// Mixes the results with the search scores' win probabilities (`--lambda`).
@@ -134,7 +158,15 @@ pub fn tune<G: LinearEval>(variant: Variant<G>, args: &TuneArgs) -> Result<Tuned
     if !(args.rate > 0.0 && args.rate.is_finite()) {
         return Err(format!("--rate {}: must be positive", args.rate));
     }
+    if !(args.discount >= 0.0 && args.discount.is_finite()) {
+        return Err(format!(
+            "--discount {}: must be 0 (none) or a positive number of positions",
+            args.discount
+        ));
+    }
     let mut data = read_data(variant, args)?;
+    discount_targets(&mut data.train.0, &data.game_of.0, args.discount);
+    discount_targets(&mut data.held_out.0, &data.game_of.1, args.discount);
     let start: Vec<f64> = before.iter().map(|&w| w as f64).collect();
     let scale = match args.scale {
         Some(s) if s > 0.0 && s.is_finite() => s,
@@ -256,6 +288,21 @@ mod tests {
         assert!(parse_line("x;2;0;1").unwrap_err().contains("result"));
         assert!(parse_line("x;1;zz;1").unwrap_err().contains("score"));
         assert!(parse_line("x;1;0").unwrap_err().contains("3 fields"));
+    }
+
+    #[test]
+    fn results_are_discounted_by_the_positions_left_in_their_game() {
+        // Game 1: a win seen from both sides (1, 0, 1), game 2: one draw, game 3: a win.
+        let mut samples = Samples::new(1);
+        for target in [1.0, 0.0, 1.0, 0.5, 1.0] {
+            samples.push(&[0], target);
+        }
+        discount_targets(&mut samples, &[1, 1, 1, 2, 3], 1.0);
+        // With a half-life of one position: 2 positions from the end keep a quarter, 1 a half.
+        assert_eq!(samples.targets, [0.625, 0.25, 1.0, 0.5, 1.0]);
+        let mut untouched = samples.clone();
+        discount_targets(&mut untouched, &[1, 1, 1, 2, 3], 0.0);
+        assert_eq!(untouched.targets, samples.targets, "0 is no discount");
     }
 
     #[test]
