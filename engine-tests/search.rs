@@ -87,6 +87,32 @@ fn finds_every_constructed_win_and_loss_with_its_exact_length() {
     }
 }
 
+/// The principal-variation extension (crowns and bear-offs, `search/negamax.rs`): a search to
+/// a fixed depth below a win's length still proves that win, at its exact length, when the
+/// winning line is a race of bear-offs. Without the extension no line reaches past the
+/// iteration's depth, and a 6-ply search cannot see a 7-ply win.
+/// The search runs with proving mode's switches (no late-move reductions): with the playing
+/// defaults, the same 6-ply search scores this position heuristically (+191).
+#[test]
+fn a_win_one_ply_past_the_horizon_is_proven_along_its_bear_offs() {
+    // positions/endgames-impasse.epd, eg-052: White bears off and wins in 4 own moves.
+    let pos = Position::from_fen("8/2B5/8/8/8/8/3W4/6b1 w").unwrap();
+    assert_eq!(solve_upto(&pos, 7), Value::Win(7));
+    // Without reductions, as in proving mode (`steere solve --prove`).
+    let mut searcher = Searcher::<Position>::new(16, 1);
+    searcher.set_params(SearchParams { lmr: false, ..SearchParams::default() });
+    let limits = Limits { depth: Some(6), ..Limits::default() };
+    let result = searcher.search(&pos, &limits, &SearchControl::new(), &mut |_| {});
+    assert_eq!(result.score, Score::Win(7));
+    let mv = assert_legal(&pos, result.best_move);
+    assert_eq!(solve(&pos.make_move(mv), 6), Value::Loss(6), "{mv} does not keep the fastest win");
+    // The switch: without the extension the same search cannot reach the win.
+    let mut plain = Searcher::<Position>::new(16, 1);
+    plain.set_params(SearchParams { lmr: false, extensions: false, ..SearchParams::default() });
+    let result = plain.search(&pos, &limits, &SearchControl::new(), &mut |_| {});
+    assert!(matches!(result.score, Score::Heuristic(_)), "{:?} without the extension", result.score);
+}
+
 /// `searchmoves`: a search restricted to one root move returns that move with that move's own
 /// exact value, which the solver gives independently, for every move of every constructed
 /// position (including the moves that throw the win away).

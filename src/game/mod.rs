@@ -97,6 +97,14 @@ pub trait Game: Copy + Send + Sync + Debug + 'static {
     fn history_index(&self, mv: Self::Move) -> usize;
     /// True for moves worth trying early in ordering, such as crowns and bear-offs in Impasse.
     fn is_forcing(&self, mv: Self::Move) -> bool;
+    /// True when `mv` (played in this position) is to be searched one ply deeper where the
+    /// search extends (on the principal variation, see `search/negamax.rs`): a move that brings
+    /// the game's end nearer at once, so that the line which proves a fast win is followed
+    /// past the horizon. The default: no move is extended.
+    #[inline(always)]
+    fn is_extended(&self, _mv: Self::Move) -> bool {
+        false
+    }
 
     /// True for a game in which a position can occur twice in one game. The search then keeps
     /// the hashes of the game and of its line and scores a repetition as a draw (see

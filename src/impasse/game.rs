@@ -68,6 +68,13 @@ impl Game for Position {
             && mv.to().bit() & self.side_to_move().nearest_row() != 0;
         mv.crown().is_some() || bears_off
     }
+
+    /// Crowns and bear-offs: an Impasse win is a race of them, so the line that proves a fast
+    /// win is followed past the iteration's horizon (measured in docs/tuning.md, "stop 52").
+    #[inline(always)]
+    fn is_extended(&self, mv: Move) -> bool {
+        self.is_forcing(mv)
+    }
 }
 
 impl Rules for Position {

@@ -353,11 +353,14 @@ pub struct SearchParams {
     /// Capture extension: search on at the horizon while the game says the position is not
     /// quiet ([`Game::is_quiet`]); no effect on games that are always quiet.
     pub quiescence: bool,
+    /// Principal-variation extension: one ply more for the moves the game marks
+    /// ([`crate::game::Game::is_extended`]) at PV nodes; no effect on games that mark none.
+    pub extensions: bool,
 }
 
 impl Default for SearchParams {
     fn default() -> SearchParams {
-        SearchParams { lmr: true, rfp: false, aspiration: true, quiescence: true }
+        SearchParams { lmr: true, rfp: false, aspiration: true, quiescence: true, extensions: true }
     }
 }
 

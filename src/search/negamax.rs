@@ -17,6 +17,14 @@
 //!   deeper iterations find it. Measured on `positions/tactics-impasse.epd` (fastest wins) at
 //!   1, 2, 3, 4, 6 and 8 M nodes: 41/42/42/42/44/46 solved with, 41/41/41/40/44/45 without.
 //!   Proving mode (`steere solve --prove`) turns reductions off altogether.
+//! - **Principal-variation extension** ([`Game::is_extended`]): at a PV node, a move the game
+//!   marks (Impasse: crowns and bear-offs, the moves a race is won by) is searched one ply
+//!   deeper, while the line is shorter than twice the iteration's depth. The PV is where a
+//!   fastest win is proven, and its proof is a line of such moves a ply or two past the
+//!   horizon; at PV nodes only, so the tree grows by about half (the Impasse bench to fixed
+//!   depths), not tenfold as when every node extends. Measured on the Impasse suites in
+//!   docs/tuning.md ("stop 52"). Games that mark no move (the default) search as before.
+//!   Switchable in [`super::SearchParams`] (`extensions`), like the capture extension.
 //! - **Reverse futility pruning** (static null-move pruning), off by default (no measured gain,
 //!   see [`super::SearchParams`]): at depth <= 3 of a non-PV node, a static evaluation beyond
 //!   beta by a depth-scaled margin is trusted.
@@ -304,6 +312,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 moves[i]
             };
+            let move_depth = depth + self.extension::<PV>(pos, mv, ply);
             let child = pos.make_move(mv);
             self.enter_child(pos, mv, &child, ply);
             if PV {
@@ -311,19 +320,19 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.pv[ply + 1].clear();
             }
             let score = if i == 0 {
-                -self.negamax::<PV>(&child, depth - 1, -beta, -alpha, ply + 1)
+                -self.negamax::<PV>(&child, move_depth - 1, -beta, -alpha, ply + 1)
             } else {
                 let r = if may_reduce && i >= 2 + 2 * PV as usize && is_plain(keys[i]) {
-                    (reduction(depth, i) - PV as i32).clamp(0, depth - 2)
+                    (reduction(move_depth, i) - PV as i32).clamp(0, move_depth - 2)
                 } else {
                     0
                 };
-                let mut s = -self.negamax::<false>(&child, depth - 1 - r, -alpha - 1, -alpha, ply + 1);
+                let mut s = -self.negamax::<false>(&child, move_depth - 1 - r, -alpha - 1, -alpha, ply + 1);
                 if s > alpha && r > 0 {
-                    s = -self.negamax::<false>(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                    s = -self.negamax::<false>(&child, move_depth - 1, -alpha - 1, -alpha, ply + 1);
                 }
                 if PV && s > alpha && s < beta {
-                    s = -self.negamax::<true>(&child, depth - 1, -beta, -alpha, ply + 1);
+                    s = -self.negamax::<true>(&child, move_depth - 1, -beta, -alpha, ply + 1);
                 }
                 s
             };
@@ -339,7 +348,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         self.update_pv(ply, mv);
                     }
                     if score >= beta {
-                        self.tables.record_cutoff(pos, mv, &moves[..i], depth, ply);
+                        self.tables.record_cutoff(pos, mv, &moves[..i], move_depth, ply);
                         break;
                     }
                     alpha = score;
@@ -358,6 +367,15 @@ impl<'a, G: Game> Worker<'a, G> {
         let code = best_move.map(G::move_code);
         self.shared.tt.store(key, code, score_to_tt(best, ply), eval, depth, bound);
         best
+    }
+
+    /// One more ply for a move the game marks ([`Game::is_extended`]) at a principal-variation
+    /// node, while the line is shorter than twice the iteration's depth, so that no line grows
+    /// without bound; none elsewhere (see the module docs).
+    #[inline(always)]
+    fn extension<const PV: bool>(&self, pos: &G, mv: G::Move, ply: usize) -> i32 {
+        let on = PV && self.shared.params.extensions;
+        i32::from(on && (ply as i32) < 2 * self.root_depth && pos.is_extended(mv))
     }
 
     /// `pv[ply]` becomes `mv` followed by `pv[ply + 1]`.

@@ -111,7 +111,7 @@ impl Settings {
 
 /// The switches of proving mode: every selective technique that could hide a shorter win off.
 pub const PROVE_PARAMS: SearchParams =
-    SearchParams { lmr: false, rfp: false, aspiration: true, quiescence: false };
+    SearchParams { lmr: false, rfp: false, aspiration: true, quiescence: false, extensions: true };
 
 /// The depth of a `draw` line's search in proving mode without a limit (see the module docs).
 pub const DRAW_DEPTH: u32 = 14;
