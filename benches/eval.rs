@@ -10,16 +10,12 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use steere::game::Game;
 use steere::impasse::Position;
+use steere::variants::{self, Variant};
 
 /// The bench positions of `steere bench --variant impasse` and their children.
 fn positions() -> Vec<Position> {
-    let text = include_str!("../positions/bench-impasse.fen");
-    let roots: Vec<Position> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| Position::from_fen(l).expect("bench FEN is valid"))
-        .collect();
+    let impasse = Variant::<Position> { info: variants::find("impasse").unwrap(), params: () };
+    let roots = impasse.bench_positions();
     let mut all = roots.clone();
     for pos in &roots {
         all.extend(pos.legal_moves().iter().map(|&mv| pos.make_move(mv)));

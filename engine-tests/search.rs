@@ -20,9 +20,15 @@ use steere::game::Game;
 use steere::impasse::{Move, Position};
 use steere::search::{Clock, Limits, Score, SearchControl, SearchInfo, SearchParams, SearchResult, Searcher};
 
-/// A fresh one-thread searcher's result at a fixed depth.
+/// A fresh searcher's result at a fixed depth.
 fn search_depth(pos: &Position, depth: u32, threads: usize) -> SearchResult<Move> {
+    search_depth_with(pos, depth, threads, SearchParams::default())
+}
+
+/// A fresh searcher's result at a fixed depth with the switches `params`.
+fn search_depth_with(pos: &Position, depth: u32, threads: usize, params: SearchParams) -> SearchResult<Move> {
     let mut searcher = Searcher::<Position>::new(16, threads);
+    searcher.set_params(params);
     let limits = Limits { depth: Some(depth), ..Limits::default() };
     searcher.search(pos, &limits, &SearchControl::new(), &mut |_| {})
 }
@@ -99,17 +105,13 @@ fn a_win_one_ply_past_the_horizon_is_proven_along_its_bear_offs() {
     let pos = Position::from_fen("8/2B5/8/8/8/8/3W4/6b1 w").unwrap();
     assert_eq!(solve_upto(&pos, 7), Value::Win(7));
     // Without reductions, as in proving mode (`steere solve --prove`).
-    let mut searcher = Searcher::<Position>::new(16, 1);
-    searcher.set_params(SearchParams { lmr: false, ..SearchParams::default() });
-    let limits = Limits { depth: Some(6), ..Limits::default() };
-    let result = searcher.search(&pos, &limits, &SearchControl::new(), &mut |_| {});
+    let result = search_depth_with(&pos, 6, 1, SearchParams { lmr: false, ..SearchParams::default() });
     assert_eq!(result.score, Score::Win(7));
     let mv = assert_legal(&pos, result.best_move);
     assert_eq!(solve(&pos.make_move(mv), 6), Value::Loss(6), "{mv} does not keep the fastest win");
     // The switch: without the extension the same search cannot reach the win.
-    let mut plain = Searcher::<Position>::new(16, 1);
-    plain.set_params(SearchParams { lmr: false, extensions: false, ..SearchParams::default() });
-    let result = plain.search(&pos, &limits, &SearchControl::new(), &mut |_| {});
+    let plain = SearchParams { lmr: false, extensions: false, ..SearchParams::default() };
+    let result = search_depth_with(&pos, 6, 1, plain);
     assert!(matches!(result.score, Score::Heuristic(_)), "{:?} without the extension", result.score);
 }
 

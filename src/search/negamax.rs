@@ -20,8 +20,8 @@
 //! - **Principal-variation extension** ([`Game::is_extended`]): at a PV node, a move the game
 //!   marks (Impasse: crowns and bear-offs, the moves a race is won by) is searched one ply
 //!   deeper, while the line is shorter than twice the iteration's depth. The PV is where a
-//!   fastest win is proven, and its proof is a line of such moves a ply or two past the
-//!   horizon; at PV nodes only, so the tree grows by about half (the Impasse bench to fixed
+//!   fastest win is proven, and following its race moves past the horizon can reach the proof
+//!   an iteration early; at PV nodes only, so the tree grows by about half (the Impasse bench to fixed
 //!   depths), not tenfold as when every node extends. Measured on the Impasse suites in
 //!   docs/tuning.md ("stop 52"). Games that mark no move (the default) search as before.
 //!   Switchable in [`super::SearchParams`] (`extensions`), like the capture extension.
